@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { emailField, loginPasswordField, newPasswordField, phoneField, requiredText } from './fields';
+
+/** POST /api/v1/register */
+export const registerRequestSchema = z.object({
+  full_name: requiredText('Full name'),
+  email: emailField,
+  phone_number: phoneField,
+  password: newPasswordField,
+});
+export type RegisterRequest = z.input<typeof registerRequestSchema>;
+
+/** The registration form: the request plus the repeated password. */
+export const registerFormSchema = registerRequestSchema
+  .extend({ repeat_password: z.string({ error: 'Repeat password is required' }).min(1, 'Repeat password is required') })
+  .refine((form) => form.password === form.repeat_password, {
+    message: 'Password does not match',
+    path: ['repeat_password'],
+  });
+
+export const registerResponseSchema = z.object({ id: z.string() });
+
+/** POST /api/v1/auth/login */
+export const loginRequestSchema = z.object({
+  email: emailField,
+  password: loginPasswordField,
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginResponseSchema = z.object({
+  id: z.string(),
+  full_name: z.string(),
+  email: z.string(),
+  profile_picture: z.string().nullable(),
+  access: z.string(),
+  refresh: z.string(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+/** POST /api/v1/auth/refresh (the refresh token travels as the bearer credential) */
+export const refreshResponseSchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+});
+export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
+
+/** GET /api/v1/auth/profile */
+export const profileSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  full_name: z.string(),
+  phone_number: z.string().nullable(),
+  profile_picture: z.string().nullable(),
+  is_admin: z.boolean(),
+  email_verified: z.boolean(),
+  avatar_verified: z.boolean(),
+  verified: z.boolean(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** Calls without a payload accept an empty body or `{}`; anything else is refused. */
+export const emptyBodySchema = z.union([z.undefined(), z.null(), z.object({}).strict()]).optional();

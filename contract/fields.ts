@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * Field rules shared by the forms and the server. The messages are the spec's (section 5);
+ * a missing value gets '{Field} is required' instead of zod's raw text.
+ */
+
+/** A required text field: missing, non-text and blank values all read '{label} is required'. */
+export function requiredText(label: string, max = 200) {
+  const required = `${label} is required`;
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(max, `${label} must be at most ${max} characters long`);
+}
+
+// Loose on purpose (spec: "a loose pattern"): something@something.something, no spaces.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailField = requiredText('Email', 254).regex(EMAIL_PATTERN, 'Invalid email');
+
+export const PASSWORD_MIN_LENGTH = 8;
+// argon2 cost grows with input length; no human password is longer than this.
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** Only presence is checked when signing in (spec: "No length rules"). */
+export const loginPasswordField = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`);
+
+/** The rules for choosing a new password. */
+export const newPasswordField = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`)
+  .regex(/[a-zA-Z]/, 'Password must contain characters')
+  .regex(/[A-Z]/, 'Password should contain at least 1 uppercase character')
+  .regex(/\d/, 'Password should contain at least 1 digit');
+
+/** Optional phone number: an empty string counts as absent. */
+export const phoneField = z
+  .string({ error: 'Phone number must be text' })
+  .trim()
+  .max(40, 'Phone number must be at most 40 characters long')
+  .regex(/^[+0-9 ()./-]*$/, 'Invalid phone number')
+  .optional()
+  .transform((value) => (value ? value : undefined));

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LoginResponse, Profile } from '../../contract/accounts';
+import { AppError } from '../errors';
+import type { ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
+import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
+import { hashPassword, verifyPassword } from './passwords';
+import { isUniqueViolation, normaliseEmail, toProfile, type UsersRepository } from './users-repository';
+
+/** Wrong passwords allowed per account, and per client address, before sign-in is refused for a while. */
+export const LOGIN_THROTTLE = {
+  account: { limit: 5, windowSeconds: 60 },
+  address: { limit: 30, windowSeconds: 60 },
+} satisfies Record<string, ThrottleRule>;
+
+export type Registration = { full_name: string; email: string; phone_number?: string | undefined; password: string };
+
+export class AccountsService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: UserSessionsService,
+    private readonly throttle: FailureThrottle,
+    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger },
+    private readonly clock: () => number,
+  ) {}
+
+  /** Creates an account. While no administrator exists, the new account becomes one. */
+  async register(input: Registration, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string; isAdmin: boolean }> {
+    const firstAdmin = !(await this.users.adminExists());
+    if (this.options.registration === 'closed' && !firstAdmin && !as.bypassClosedRegistration) throw AppError.registrationClosed();
+    if (await this.users.findByEmail(input.email)) throw AppError.emailTaken();
+    const id = randomUUID();
+    const isAdmin = as.admin === true || firstAdmin;
+    try {
+      await this.users.insert({
+        id,
+        email: input.email,
+        full_name: input.full_name,
+        phone_number: input.phone_number ?? null,
+        password_hash: await hashPassword(input.password),
+        is_admin: isAdmin,
+        now: this.clock(),
+      });
+    } catch (error) {
+      // Two registrations of one email raced past the check above.
+      if (isUniqueViolation(error)) throw AppError.emailTaken();
+      throw error;
+    }
+    if (firstAdmin && !as.admin) this.options.log.info({ userId: id }, 'no administrator existed: the new account is the administrator');
+    return { id, isAdmin };
+  }
+
+  /** Signs in with email and password, opening a new user session. */
+  async login(email: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+    const throttleKeys: Array<[string, ThrottleRule]> = [
+      [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account],
+      [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
+    ];
+    await this.throttle.check(throttleKeys);
+    const user = await this.users.findByEmail(email);
+    // Unknown emails verify against a dummy hash: same answer, same time.
+    if (!(await verifyPassword(user?.password_hash, password)) || !user) {
+      await this.throttle.recordFailure(throttleKeys);
+      throw AppError.invalidCredentials();
+    }
+    await this.throttle.reset(throttleKeys[0]![0]);
+    await this.users.recordLogin(user.id, this.clock());
+    const tokens = await this.sessions.start(user.id, client);
+    return {
+      id: user.id,
+      full_name: user.full_name,
+      email: user.email,
+      profile_picture: user.profile_picture,
+      access: tokens.access,
+      refresh: tokens.refresh,
+    };
+  }
+
+  async profile(userId: string): Promise<Profile> {
+    const user = await this.users.findById(userId);
+    if (!user) throw AppError.invalidToken();
+    return toProfile(user);
+  }
+
+  /** Sets a new password and ends every session of the account. */
+  async resetPassword(email: string, password: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw AppError.notFound('account');
+    await this.users.setPasswordHash(user.id, await hashPassword(password), this.clock());
+    await this.sessions.revokeAllForUser(user.id);
+  }
+}

@@ -1,0 +1,22 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// OWASP's argon2id baseline; the async calls run on libuv's thread pool, off the event loop.
+// algorithm 2 is Argon2id (a const enum that isolated modules cannot import).
+const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2);
+}
+
+// Verified against when the email is unknown, so both failures cost the same time.
+let dummyHash: Promise<string> | undefined;
+
+/** Checks a password against a stored hash, or spends the same effort when there is none. */
+export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+  if (!storedHash) {
+    dummyHash ??= hashPassword('home-guard timing equaliser');
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
+  return verify(storedHash, password).catch(() => false);
+}

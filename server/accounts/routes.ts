@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  emptyBodySchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  profileSchema,
+  refreshResponseSchema,
+  registerRequestSchema,
+  registerResponseSchema,
+} from '../../contract/accounts';
+import { errorBodySchema } from '../../contract/errors';
+import { requireBearer } from '../http/authenticate';
+import type { Services } from '../services';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
+
+export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.post('/api/v1/register', { schema: { body: registerRequestSchema, response: { 200: registerResponseSchema, ...errors } } }, async (request) => {
+    const { id } = await services.accounts.register(request.body);
+    return { id };
+  });
+
+  app.post('/api/v1/auth/login', { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } }, async (request) => {
+    return services.accounts.login(request.body.email, request.body.password, {
+      userAgent: request.headers['user-agent'],
+      ip: request.ip,
+    });
+  });
+
+  app.post('/api/v1/auth/refresh', { schema: { body: emptyBodySchema, response: { 200: refreshResponseSchema, ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return services.sessions.refresh(requireBearer(request));
+  });
+
+  app.get('/api/v1/auth/profile', { preHandler: services.authenticate, schema: { response: { 200: profileSchema, ...errors } } }, async (request) => {
+    return services.accounts.profile(request.auth!.userId);
+  });
+};

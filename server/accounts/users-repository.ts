@@ -1,0 +1,89 @@
+import type { Selectable } from 'kysely';
+import type { Profile } from '../../contract/accounts';
+import type { Database } from '../db/database';
+import type { UsersTable } from '../db/schema';
+
+export type UserRow = Selectable<UsersTable>;
+
+export type NewUser = {
+  id: string;
+  email: string;
+  full_name: string;
+  phone_number: string | null;
+  password_hash: string;
+  is_admin: boolean;
+  now: number;
+};
+
+/** Emails are stored and compared trimmed and lower-cased. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export function toProfile(row: UserRow): Profile {
+  return {
+    id: row.id,
+    email: row.email,
+    full_name: row.full_name,
+    phone_number: row.phone_number,
+    profile_picture: row.profile_picture,
+    is_admin: row.is_admin === 1,
+    email_verified: row.email_verified === 1,
+    avatar_verified: row.avatar_verified === 1,
+    verified: row.verified === 1,
+  };
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Database) {}
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  }
+
+  async adminExists(): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('is_admin', '=', 1).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insert(user: NewUser): Promise<void> {
+    await this.db
+      .insertInto('users')
+      .values({
+        id: user.id,
+        email: normaliseEmail(user.email),
+        full_name: user.full_name,
+        phone_number: user.phone_number,
+        password_hash: user.password_hash,
+        is_admin: user.is_admin ? 1 : 0,
+        email_verified: 0,
+        avatar_verified: 0,
+        verified: 0,
+        profile_picture: null,
+        created_at: user.now,
+        updated_at: user.now,
+        last_login: null,
+      })
+      .execute();
+  }
+
+  async setPasswordHash(id: string, passwordHash: string, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  async setAdmin(id: string, isAdmin: boolean, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  async recordLogin(id: string, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ last_login: now }).where('id', '=', id).execute();
+  }
+}
+
+/** True when the error is a unique-constraint violation, in either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

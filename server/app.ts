@@ -1,0 +1,48 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountsRoutes } from './accounts/routes';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { installErrorHandling } from './errors';
+import { installSecurityHeaders } from './http/security-headers';
+import { installStaticFiles } from './http/static-files';
+import { createServices, type ServiceOptions, type Services } from './services';
+
+export type AppOptions = ServiceOptions & {
+  db: Database;
+  /** A pino-compatible logger config; defaults to the configured LOG_LEVEL. */
+  logger?: boolean | { level: string };
+};
+
+// JSON bodies above this are refused with 413 (uploads set their own limit).
+const BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole HTTP application on an opened, migrated database, without listening. */
+export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance & { services: Services }> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  // Calls without a payload may send an empty body with a JSON content type.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  const services = await createServices(config, options.db, app.log, options);
+  app.decorate('services', services);
+
+  await installSecurityHeaders(app);
+  await app.register(accountsRoutes, { services });
+  await installStaticFiles(app, config.staticDir);
+  return app as unknown as FastifyInstance & { services: Services };
+}

@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { z } from 'zod';
+import { emailField, newPasswordField, phoneField, requiredText } from '../../contract/fields';
+import { ConfigError, loadConfig } from '../config';
+import { migrateToLatest, openDatabase } from '../db/database';
+import { AppError } from '../errors';
+import { createServices } from '../services';
+import { readPassword } from './read-password';
+
+const USAGE = `Usage:
+  npm run admin -- create --email EMAIL --name "FULL NAME" [--phone PHONE]
+  npm run admin -- reset-password --email EMAIL
+
+The password is read from HOME_GUARD_PASSWORD, or asked for. The command works on the
+database the server is configured with (DATABASE_URL, or DATA_DIR for SQLite).`;
+
+const createArgs = z.object({ email: emailField, name: requiredText('Full name'), phone: phoneField });
+const resetArgs = z.object({ email: emailField });
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path[0] === 'password' ? 'password' : `--${String(i.path[0])}`}: ${i.message}`).join('; '));
+  return result.data;
+}
+
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<string> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const command = positionals[0];
+  if (values.help || !command) return USAGE;
+  if (command !== 'create' && command !== 'reset-password') throw new UsageError(`unknown command "${command}"`);
+  const args = command === 'create' ? parsed(createArgs, values) : { ...parsed(resetArgs, values), name: '', phone: undefined };
+  const password = parsed(z.object({ password: newPasswordField }), { password: await readPassword(process.env) }).password;
+
+  const config = loadConfig(process.env);
+  const { db } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    const services = await createServices(config, db, pino({ level: 'warn' }));
+    if (command === 'create') {
+      const { id } = await services.accounts.register({ email: args.email, full_name: args.name, phone_number: args.phone, password }, { admin: true, bypassClosedRegistration: true });
+      return `created administrator ${args.email.toLowerCase()} (${id})`;
+    }
+    await services.accounts.resetPassword(args.email, password);
+    return `password of ${args.email} changed; its sessions were signed out`;
+  } finally {
+    await db.destroy();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (message) => {
+    process.stdout.write(`${message}\n`);
+  },
+  (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    process.stderr.write(`home-guard admin: ${known ? (error as Error).message : `failed: ${String(error)}`}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+    process.exitCode = known ? 2 : 1;
+  },
+);

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index';
+import type { DB } from './schema';
+
+export type Database = Kysely<DB>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export type OpenedDatabase = { db: Database; dialect: Dialect; location: string };
+
+// pg returns bigint (int8) as text to avoid precision loss; our bigints are epoch milliseconds
+// and counts, far below 2^53, so numbers are safe and keep both dialects' rows alike.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): OpenedDatabase {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    // An idle client that loses its connection must not crash the process.
+    pool.on('error', () => {});
+    const location = new URL(options.databaseUrl);
+    location.password = '';
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: location.toString() };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, 'home-guard.db');
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL survives a process crash; only a power loss may drop the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: file };
+}
+
+/** Runs every pending migration; safe when several replicas start at once (Kysely locks). */
+export async function migrateToLatest(db: Database): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}
+
+export const toFlag = (value: boolean): 0 | 1 => (value ? 1 : 0);

@@ -1,0 +1,70 @@
+/**
+ * Table shapes as Kysely sees them. Both dialects store the same values: times are epoch
+ * milliseconds (bigint) and flags are 0/1 integers, so one repository layer serves SQLite
+ * and PostgreSQL alike; repositories turn rows into domain values.
+ */
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  full_name: string;
+  phone_number: string | null;
+  password_hash: string;
+  is_admin: Flag;
+  email_verified: Flag;
+  avatar_verified: Flag;
+  verified: Flag;
+  profile_picture: string | null;
+  created_at: number;
+  updated_at: number;
+  last_login: number | null;
+}
+
+export interface UserSessionsTable {
+  id: string;
+  user_id: string;
+  device_info: string;
+  ip_address: string | null;
+  issued_at: number;
+  expires_at: number;
+  last_active: number;
+  revoked_at: number | null;
+}
+
+/** One row per refresh token ever issued; only the hash is kept. */
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  /** The token this one replaced; null for the first token of a session. */
+  parent_hash: string | null;
+  created_at: number;
+  /** Set when the token was exchanged for a new one (or withdrawn); a later use is a replay. */
+  rotated_at: number | null;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+  /** From this moment the key no longer signs; it stays published until `expires_at`. */
+  retired_at: number | null;
+  expires_at: number | null;
+}
+
+/** Failure counters for throttling, keyed by what failed (an account, an address). */
+export interface ThrottleTable {
+  key: string;
+  window_start: number;
+  failures: number;
+}
+
+export interface DB {
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  signing_keys: SigningKeysTable;
+  throttle: ThrottleTable;
+}

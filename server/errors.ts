@@ -1,0 +1,107 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/**
+ * The closed catalogue of errors the first-party API answers with. Handlers throw one of
+ * these constructors; anything else becomes a logged 500 with no detail leaked.
+ * The body is always `{"error": "<sentence>"}` (plus `field` for validation failures).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly field?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static validation(field: string, message: string) {
+    return new AppError(400, field ? `${field}: ${message}` : message, field || undefined);
+  }
+  static invalidJson() {
+    return new AppError(400, 'The request body is not valid JSON');
+  }
+  static unsupportedMediaType() {
+    return new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
+  }
+  static payloadTooLarge() {
+    return new AppError(413, 'The request body is too large');
+  }
+  static invalidCredentials() {
+    return new AppError(401, 'Invalid email or password');
+  }
+  static unauthenticated() {
+    return new AppError(401, 'Authentication required', undefined, { 'WWW-Authenticate': 'Bearer' });
+  }
+  static invalidToken() {
+    return new AppError(401, 'The token is invalid or has expired', undefined, {
+      'WWW-Authenticate': 'Bearer error="invalid_token"',
+    });
+  }
+  static forbidden() {
+    return new AppError(403, 'You are not allowed to do this');
+  }
+  static notFound(what = 'resource') {
+    return new AppError(404, `${what} not found`);
+  }
+  static methodNotAllowed() {
+    return new AppError(405, 'Method not allowed');
+  }
+  static emailTaken() {
+    return new AppError(409, 'email is already registered');
+  }
+  static registrationClosed() {
+    return new AppError(403, 'registration is closed; ask an administrator for an account');
+  }
+  static tooManyAttempts(retryAfterSeconds: number) {
+    return new AppError(429, 'Too many failed attempts; try again later', undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+  static unavailable() {
+    return new AppError(503, 'The service is temporarily unavailable; try again shortly');
+  }
+}
+
+// Fastify's own 4xx errors (body parsing, routing) mapped into the catalogue.
+const fastifyErrors: Record<string, () => AppError> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: AppError.invalidJson,
+  FST_ERR_CTP_EMPTY_JSON_BODY: AppError.invalidJson,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: AppError.unsupportedMediaType,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: AppError.invalidJson,
+  FST_ERR_CTP_BODY_TOO_LARGE: AppError.payloadTooLarge,
+};
+
+function toAppError(error: FastifyError): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issue = error.validation[0]!;
+    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    return AppError.validation(field, issue.message ?? 'is invalid');
+  }
+  if (error.code && fastifyErrors[error.code]) return fastifyErrors[error.code]!();
+  if (error instanceof SyntaxError) return AppError.invalidJson();
+  // Any other 4xx Fastify raises keeps its status with a generic sentence.
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError(error.statusCode, 'The request could not be processed');
+  }
+  return undefined;
+}
+
+/** Installs the one error handler and the JSON 404 for unknown API paths. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = toAppError(error);
+    if (!known) {
+      request.log.error({ err: error }, 'unexpected error');
+      return reply.code(500).send({ error: 'Internal server error' });
+    }
+    if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
+    return reply
+      .code(known.statusCode)
+      .headers(known.headers)
+      .send(known.field ? { error: known.message, field: known.field } : { error: known.message });
+  });
+}

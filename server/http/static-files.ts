@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors';
+
+// Files whose name never changes must be revalidated, or users keep an old version forever.
+const ALWAYS_REVALIDATE = new Set(['index.html', 'sw.js', 'manifest.webmanifest', 'registerSW.js']);
+
+function cacheControlFor(filePath: string): string {
+  const name = path.basename(filePath);
+  if (ALWAYS_REVALIDATE.has(name)) return 'no-cache';
+  // Vite puts content-hashed files in assets/.
+  if (filePath.split(path.sep).includes('assets')) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=3600';
+}
+
+const isApiPath = (url: string) => url.startsWith('/api/') || url === '/api' || url.startsWith('/.well-known/');
+
+/**
+ * Serves the built PWA with an SPA fallback: unknown page paths get index.html so the app can
+ * show its own 404; unknown API paths get a JSON 404.
+ */
+export async function installStaticFiles(app: FastifyInstance, staticDir: string | undefined): Promise<void> {
+  const hasPwa = staticDir !== undefined && existsSync(path.join(staticDir, 'index.html'));
+  if (hasPwa) {
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('Cache-Control', cacheControlFor(filePath)),
+    });
+  } else if (staticDir !== undefined) {
+    app.log.warn(`no built PWA in ${staticDir}: serving the API only (run \`npm run build\`)`);
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pagePath = request.method === 'GET' || request.method === 'HEAD';
+    if (hasPwa && pagePath && !isApiPath(request.url)) {
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    throw AppError.notFound(isApiPath(request.url) ? 'API endpoint' : 'page');
+  });
+}

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, insecureSettings, loadConfig, type Config } from './config';
+import { migrateToLatest, openDatabase } from './db/database';
+import { ensurePwaBuilt } from './http/pwa-build';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env, path.join(repoRoot, 'dist'));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`home-guard: invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const defaultDist = path.join(repoRoot, 'dist');
+  if (config.staticDir === defaultDist) ensurePwaBuilt(repoRoot, defaultDist, (m) => process.stderr.write(`home-guard: ${m}\n`));
+  const { db, dialect, location } = openDatabase(config);
+  await migrateToLatest(db);
+  const app = await buildApp(config, { db });
+  app.addHook('onClose', async () => db.destroy());
+  for (const warning of insecureSettings(config)) app.log.warn(warning);
+  app.log.info({ dialect, database: location }, 'database ready');
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: shutting down`);
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Home Guard is serving ${config.publicUrl}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`home-guard: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { AccountsService } from './accounts/accounts-service';
+import { UsersRepository } from './accounts/users-repository';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { requireBearer } from './http/authenticate';
+import { SigningKeys } from './keys/signing-keys';
+import { AccessTokens } from './sessions/access-tokens';
+import { UserSessionsRepository } from './sessions/user-sessions-repository';
+import { UserSessionsService, type Authenticated } from './sessions/user-sessions-service';
+import { FailureThrottle } from './throttle/failure-throttle';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `services.authenticate` on routes that require a signed-in user. */
+    auth?: Authenticated;
+  }
+}
+
+export type Clock = () => number;
+
+export type ServiceOptions = {
+  clock?: Clock;
+  /** Seconds a rotated refresh token stays usable when its answer was lost (default 30). */
+  refreshGraceSeconds?: number;
+};
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** Wires the capabilities together over one database; the only place that knows them all. */
+export async function createServices(config: Config, db: Database, log: FastifyBaseLogger, options: ServiceOptions = {}) {
+  const clock = options.clock ?? Date.now;
+  const keys = new SigningKeys(db, clock);
+  await keys.ensure();
+  const accessTokens = new AccessTokens(keys, config.publicUrl, config.accessTokenTtl, clock);
+  const sessions = new UserSessionsService(
+    new UserSessionsRepository(db),
+    accessTokens,
+    { refreshTokenTtlSeconds: config.refreshTokenTtl, refreshGraceSeconds: options.refreshGraceSeconds ?? 30 },
+    clock,
+  );
+  const throttle = new FailureThrottle(db, clock);
+  const accounts = new AccountsService(new UsersRepository(db), sessions, throttle, { registration: config.registration, log }, clock);
+
+  /** preHandler: admits a request with a valid access token of a live session. */
+  const authenticate = async (request: FastifyRequest) => {
+    request.auth = await sessions.authenticate(requireBearer(request));
+  };
+
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, authenticate };
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import type { SigningKeys } from '../keys/signing-keys';
+
+export type AccessClaims = { userId: string; sessionId: string };
+
+// First-party access tokens are typed (RFC 9068) and audience-bound, so an ID token or a
+// token minted for a service can never pass for one.
+const TYPE = 'at+jwt';
+const firstPartyAudience = (issuer: string) => `${issuer}/api`;
+
+export class AccessTokens {
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly issuer: string,
+    private readonly ttlSeconds: number,
+    private readonly clock: () => number,
+  ) {}
+
+  async issue(claims: AccessClaims): Promise<string> {
+    const { kid, key } = this.keys.signingKey('ES256');
+    const now = Math.floor(this.clock() / 1000);
+    return new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: 'ES256', kid, typ: TYPE })
+      .setIssuer(this.issuer)
+      .setAudience(firstPartyAudience(this.issuer))
+      .setSubject(claims.userId)
+      .setJti(randomUUID())
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.ttlSeconds)
+      .sign(key);
+  }
+
+  /** The claims of a valid token, or undefined for anything forged, foreign or expired. */
+  async verify(token: string): Promise<AccessClaims | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
+        const key = header.kid ? await this.keys.verificationKey(header.kid) : undefined;
+        if (!key) throw new joseErrors.JWKSNoMatchingKey();
+        return key;
+      }, {
+        algorithms: ['ES256'],
+        typ: TYPE,
+        issuer: this.issuer,
+        audience: firstPartyAudience(this.issuer),
+        currentDate: new Date(this.clock()),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') return undefined;
+      return { userId: payload.sub, sessionId: payload.sid };
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { Selectable } from 'kysely';
+import type { Database } from '../db/database';
+import type { RefreshTokensTable, UserSessionsTable } from '../db/schema';
+
+export type UserSessionRow = Selectable<UserSessionsTable>;
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+export class UserSessionsRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(session: UserSessionRow, firstTokenHash: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.insertInto('user_sessions').values(session).execute();
+      await tx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: firstTokenHash, session_id: session.id, parent_hash: null, created_at: session.issued_at, rotated_at: null })
+        .execute();
+    });
+  }
+
+  findById(id: string): Promise<UserSessionRow | undefined> {
+    return this.db.selectFrom('user_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The session with its user's existence, for checking an access token. */
+  findLiveForUser(sessionId: string, userId: string, now: number) {
+    return this.db
+      .selectFrom('user_sessions')
+      .innerJoin('users', 'users.id', 'user_sessions.user_id')
+      .select(['user_sessions.id', 'users.is_admin'])
+      .where('user_sessions.id', '=', sessionId)
+      .where('user_sessions.user_id', '=', userId)
+      .where('user_sessions.revoked_at', 'is', null)
+      .where('user_sessions.expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  findToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  findChild(tokenHash: string): Promise<RefreshTokenRow | undefined> {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('parent_hash', '=', tokenHash).orderBy('created_at', 'desc').executeTakeFirst();
+  }
+
+  /**
+   * Marks a live token as used and stores its successor, sliding the session. Returns false
+   * (changing nothing) when the token was no longer live: a concurrent rotation won the race.
+   */
+  async rotate(oldHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const used = await tx
+        .updateTable('refresh_tokens')
+        .set({ rotated_at: now })
+        .where('token_hash', '=', oldHash)
+        .where('rotated_at', 'is', null)
+        .executeTakeFirst();
+      if (used.numUpdatedRows !== 1n) return false;
+      await tx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: newHash, session_id: sessionId, parent_hash: oldHash, created_at: now, rotated_at: null })
+        .execute();
+      await tx.updateTable('user_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
+      return true;
+    });
+  }
+
+  /** Revokes a session and withdraws every token it still has. */
+  async revoke(sessionId: string, now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+      await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', '=', sessionId).where('rotated_at', 'is', null).execute();
+    });
+  }
+
+  async revokeAllForUser(userId: string, now: number): Promise<void> {
+    const sessions = await this.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    for (const { id } of sessions) await this.revoke(id, now);
+  }
+
+  /**
+   * Retry of a rotation whose answer was lost: withdraws the successor `childHash` (only while it
+ * is still unused) and issues `newHash` in its place. False when the successor was used meanwhile.
+ */
+  async reissueSuccessor(oldHash: string, childHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+    const withdrawn = await tx
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: now })
+      .where('token_hash', '=', childHash)
+      .where('rotated_at', 'is', null)
+      .executeTakeFirst();
+    if (withdrawn.numUpdatedRows !== 1n) return false;
+    await tx
+      .insertInto('refresh_tokens')
+      .values({ token_hash: newHash, session_id: sessionId, parent_hash: oldHash, created_at: now, rotated_at: null })
+      .execute();
+    await tx.updateTable('user_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
+    return true;
+  });
+}
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { RefreshResponse } from '../../contract/accounts';
+import { AppError } from '../errors';
+import type { AccessTokens } from './access-tokens';
+import { deviceInfoFromUserAgent } from './device-info';
+import { hashToken, newOpaqueToken } from './tokens';
+import type { UserSessionsRepository } from './user-sessions-repository';
+
+export type Authenticated = { userId: string; sessionId: string; isAdmin: boolean };
+export type ClientInfo = { userAgent: string | undefined; ip: string | undefined };
+
+export type SessionPolicy = {
+  refreshTokenTtlSeconds: number;
+  /** A rotated token may be presented again this long after, when its answer was lost. */
+  refreshGraceSeconds: number;
+};
+
+/** User sessions: one per sign-in, carried by an access token and a rotating refresh token. */
+export class UserSessionsService {
+  constructor(
+    private readonly sessions: UserSessionsRepository,
+    private readonly accessTokens: AccessTokens,
+    private readonly policy: SessionPolicy,
+    private readonly clock: () => number,
+  ) {}
+
+  async start(userId: string, client: ClientInfo): Promise<RefreshResponse & { sessionId: string }> {
+    const now = this.clock();
+    const sessionId = randomUUID();
+    const refresh = newOpaqueToken();
+    await this.sessions.insert(
+      {
+        id: sessionId,
+        user_id: userId,
+        device_info: deviceInfoFromUserAgent(client.userAgent),
+        ip_address: client.ip ?? null,
+        issued_at: now,
+        expires_at: now + this.policy.refreshTokenTtlSeconds * 1000,
+        last_active: now,
+        revoked_at: null,
+      },
+      hashToken(refresh),
+    );
+    return { sessionId, refresh, access: await this.accessTokens.issue({ userId, sessionId }) };
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair. A token used twice means it was copied: the whole
+   * session is revoked, unless the second use comes within the grace window and the first
+   * answer's token was never used (the answer was lost on the way).
+   */
+  async refresh(refreshToken: string): Promise<RefreshResponse> {
+    const now = this.clock();
+    const presentedHash = hashToken(refreshToken);
+    const token = await this.sessions.findToken(presentedHash);
+    if (!token) throw AppError.invalidToken();
+    const session = await this.sessions.findById(token.session_id);
+    if (!session || session.revoked_at !== null || session.expires_at <= now) throw AppError.invalidToken();
+
+    const next = newOpaqueToken();
+    const expiresAt = now + this.policy.refreshTokenTtlSeconds * 1000;
+    let issued = false;
+    if (token.rotated_at === null) {
+      issued = await this.sessions.rotate(presentedHash, hashToken(next), session.id, now, expiresAt);
+    }
+    if (!issued) {
+      const latest = (await this.sessions.findToken(presentedHash))!;
+      const child = await this.sessions.findChild(presentedHash);
+      const withinGrace = latest.rotated_at !== null && now - latest.rotated_at <= this.policy.refreshGraceSeconds * 1000;
+      if (withinGrace && child && child.rotated_at === null) {
+        issued = await this.sessions.reissueSuccessor(presentedHash, child.token_hash, hashToken(next), session.id, now, expiresAt);
+      }
+    }
+    if (!issued) {
+      await this.sessions.revoke(session.id, now);
+      throw AppError.invalidToken();
+    }
+    return { refresh: next, access: await this.accessTokens.issue({ userId: session.user_id, sessionId: session.id }) };
+  }
+
+  /** Checks an access token against its signature, expiry, the live session and the user. */
+  async authenticate(accessToken: string): Promise<Authenticated> {
+    const claims = await this.accessTokens.verify(accessToken);
+    if (!claims) throw AppError.invalidToken();
+    const live = await this.sessions.findLiveForUser(claims.sessionId, claims.userId, this.clock());
+    if (!live) throw AppError.invalidToken();
+    return { ...claims, isAdmin: live.is_admin === 1 };
+  }
+
+  revoke(sessionId: string): Promise<void> {
+    return this.sessions.revoke(sessionId, this.clock());
+  }
+
+  revokeAllForUser(userId: string): Promise<void> {
+    return this.sessions.revokeAllForUser(userId, this.clock());
+  }
+}

@@ -1,0 +1,56 @@
+import { sql } from 'kysely';
+import type { Database } from '../db/database';
+import { AppError } from '../errors';
+
+export type ThrottleRule = { limit: number; windowSeconds: number };
+
+/**
+ * Counts failures per key in fixed windows, in the database so every replica shares them.
+ * Only failures are counted: successful traffic is never slowed.
+ */
+export class FailureThrottle {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Throws 429 when any key has used up its failures in the current window. */
+  async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
+    const now = this.clock();
+    const rows = await this.db
+      .selectFrom('throttle')
+      .selectAll()
+      .where('key', 'in', entries.map(([key]) => key))
+      .execute();
+    for (const [key, rule] of entries) {
+      const row = rows.find((r) => r.key === key);
+      const windowEnd = row ? row.window_start + rule.windowSeconds * 1000 : 0;
+      if (row && windowEnd > now && row.failures >= rule.limit) {
+        throw AppError.tooManyAttempts((windowEnd - now) / 1000);
+      }
+    }
+  }
+
+  /** Adds one failure to each key, starting a new window where the old one has ended. */
+  async recordFailure(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
+    const now = this.clock();
+    for (const [key, rule] of entries) {
+      const windowStartedBefore = now - rule.windowSeconds * 1000;
+      // One atomic upsert, so concurrent failures on several replicas all count.
+      await this.db
+        .insertInto('throttle')
+        .values({ key, window_start: now, failures: 1 })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            failures: sql`case when throttle.window_start <= ${windowStartedBefore} then 1 else throttle.failures + 1 end`,
+            window_start: sql`case when throttle.window_start <= ${windowStartedBefore} then ${now} else throttle.window_start end`,
+          }),
+        )
+        .execute();
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.db.deleteFrom('throttle').where('key', '=', key).execute();
+  }
+}

@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => t.close());
+
+describe('registration', () => {
+  it('creates an account that can sign in; the first account becomes the administrator', async () => {
+    const first = await registerAndLogin(t.app);
+    const second = await registerAndLogin(t.app);
+    const firstProfile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: first.access });
+    const secondProfile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: second.access });
+    expect(firstProfile.body).toMatchObject({ email: first.email, full_name: 'Ada Lovelace', is_admin: true, email_verified: false, avatar_verified: false, verified: false });
+    expect(secondProfile.body).toMatchObject({ email: second.email, is_admin: false });
+  });
+
+  it('refuses a second account with the same email in any letter case, leaving the first untouched', async () => {
+    const first = await registerAndLogin(t.app, { email: 'grace@example.com', phone_number: '+44 1234' });
+    const again = await call(t.app, 'POST', '/api/v1/register', {
+      body: validRegistration({ email: '  GRACE@Example.COM ', full_name: 'Impostor', password: 'Different9' }),
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'email is already registered' });
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'grace@example.com', password: first.password } });
+    expect(login.status).toBe(200);
+    expect(login.body.full_name).toBe('Ada Lovelace');
+    const profile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: login.body.access });
+    expect(profile.body.phone_number).toBe('+44 1234');
+  });
+
+  it("enforces the spec's password rules with its messages", async () => {
+    const cases: Array<[string, string]> = [
+      ['Sh0rt', 'Password must be at least 8 characters long'],
+      ['12345678', 'Password must contain characters'],
+      ['lowercase1', 'Password should contain at least 1 uppercase character'],
+      ['NoDigitsHere', 'Password should contain at least 1 digit'],
+    ];
+    for (const [password, message] of cases) {
+      const answer = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ password }) });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ error: `password: ${message}`, field: 'password' });
+    }
+    const noName = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ full_name: '   ' }) });
+    expect(noName.body).toEqual({ error: 'full_name: Full name is required', field: 'full_name' });
+    const badEmail = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ email: 'not-an-email' }) });
+    expect(badEmail.body).toEqual({ error: 'email: Invalid email', field: 'email' });
+  });
+
+  it('ignores privilege fields sent with a registration', async () => {
+    await registerAndLogin(t.app); // the administrator
+    const sneaky = await registerAndLogin(t.app, { is_admin: true, email_verified: true, verified: true, avatar_verified: true });
+    const profile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: sneaky.access });
+    expect(profile.body).toMatchObject({ is_admin: false, email_verified: false, avatar_verified: false, verified: false });
+  });
+
+  it('refuses sign-ups when registration is closed, once an administrator exists', async () => {
+    await t.close();
+    t = await startTestApp({ REGISTRATION: 'closed' });
+    await registerAndLogin(t.app); // no administrator yet: allowed, and becomes one
+    const refused = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/registration is closed/);
+  });
+});
+
+describe('sign-in', () => {
+  it('answers a wrong password and an unknown email alike', async () => {
+    const user = await registerAndLogin(t.app);
+    const wrongPassword = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-password1' } });
+    const unknownEmail = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'nobody@example.com', password: 'Wrong-password1' } });
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownEmail.status).toBe(401);
+    expect(wrongPassword.body).toEqual(unknownEmail.body);
+    expect(wrongPassword.body).toEqual({ error: 'Invalid email or password' });
+  });
+
+  it('throttles the sixth failure in a minute for one account, even with the right password', async () => {
+    const user = await registerAndLogin(t.app);
+    for (let i = 0; i < 5; i++) {
+      const failure = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: `Wrong-${i}` } });
+      expect(failure.status).toBe(401);
+    }
+    const sixth = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(sixth.body.error).toMatch(/Too many/);
+
+    // Another account is not affected, and the window passes.
+    const other = await registerAndLogin(t.app);
+    expect(other.access).toBeTruthy();
+    t.advance(61_000);
+    const later = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    expect(later.status).toBe(200);
+  });
+
+  it('throttles unknown emails the same way (no enumeration through the throttle)', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'ghost@example.com', password: 'x' } })).status).toBe(401);
+    }
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'GHOST@example.com', password: 'x' } })).status).toBe(429);
+  });
+
+  it('records the session with its device, address and times', async () => {
+    const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+    const user = await registerAndLogin(t.app, {}, { 'user-agent': agent });
+    const session = await t.db.selectFrom('user_sessions').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const device = JSON.parse(Buffer.from(session.device_info, 'base64').toString('utf8'));
+    expect(device).toEqual({ os: 'Linux', os_version: '', browser: 'Chrome', browser_version: '120.0.0.0' });
+    expect(session.ip_address).toBe('127.0.0.1');
+    expect(session.expires_at - session.issued_at).toBe(30 * 24 * 3600 * 1000);
+    expect(session.last_active).toBe(session.issued_at);
+    expect(session.revoked_at).toBeNull();
+    const row = await t.db.selectFrom('users').select(['last_login', 'password_hash']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.last_login).toBe(session.issued_at);
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+});

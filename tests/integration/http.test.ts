@@ -1,0 +1,85 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let staticDir: string;
+
+beforeAll(async () => {
+  staticDir = mkdtempSync(path.join(os.tmpdir(), 'hg-static-'));
+  mkdirSync(path.join(staticDir, 'assets'));
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Home Guard</title>');
+  writeFileSync(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  writeFileSync(path.join(staticDir, 'assets', 'index-3f2a1b.js'), 'console.log(1)');
+  writeFileSync(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Home Guard"}');
+  t = await startTestApp({ STATIC_DIR: staticDir });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+describe('serving the PWA', () => {
+  it('serves index.html and the service worker with no-cache, hashed assets immutable', async () => {
+    const index = await t.app.inject({ url: '/' });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toMatch(/text\/html/);
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect((await t.app.inject({ url: '/sw.js' })).headers['cache-control']).toBe('no-cache');
+    expect((await t.app.inject({ url: '/manifest.webmanifest' })).headers['cache-control']).toBe('no-cache');
+    expect((await t.app.inject({ url: '/assets/index-3f2a1b.js' })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('falls back to index.html for unknown page paths so the app shows its own 404', async () => {
+    for (const url of ['/personal-info', '/admin/users/view/42', '/nope?x=1']) {
+      const page = await t.app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body).toContain('<title>Home Guard</title>');
+      expect(page.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('answers unknown API paths with a JSON 404, for every method', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const answer = await t.app.inject({ method, url: '/api/v1/does-not-exist' });
+      expect(answer.statusCode).toBe(404);
+      expect(answer.json()).toEqual({ error: 'API endpoint not found' });
+    }
+    expect((await t.app.inject({ method: 'POST', url: '/some-page' })).statusCode).toBe(404);
+  });
+
+  it('does not serve files outside the build through path traversal', async () => {
+    for (const url of ['/../package.json', '/%2e%2e/package.json', '/assets/..%2f..%2fpackage.json']) {
+      const answer = await t.app.inject({ url });
+      expect(answer.body, url).not.toContain('"dependencies"');
+    }
+  });
+});
+
+describe('security headers', () => {
+  it('sends a strict CSP, no framing, nosniff and no referrer on pages and API answers', async () => {
+    for (const url of ['/', '/auth/login', '/api/v1/auth/profile']) {
+      const answer = await t.app.inject({ url });
+      const csp = String(answer.headers['content-security-policy']);
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).not.toContain("'unsafe-eval'");
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it('does not open first-party APIs to other origins', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/auth/login',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => t.close());
+
+type Case = { name: string; method: 'GET' | 'POST'; url: string; payload?: string; contentType?: string; auth?: 'access' | 'refresh' };
+
+const big = 'x'.repeat(1024 * 1024);
+const json = (value: unknown) => JSON.stringify(value);
+const register = (payload: string, contentType = 'application/json'): Case => ({ name: `register ${payload.slice(0, 40)}`, method: 'POST', url: '/api/v1/register', payload, contentType });
+const login = (payload: string, contentType = 'application/json'): Case => ({ name: `login ${payload.slice(0, 40)}`, method: 'POST', url: '/api/v1/auth/login', payload, contentType });
+
+const cases: Case[] = [
+  register(''),
+  register('{}'),
+  register('{"email":"a@b.co"}'),
+  register(json({ full_name: 'A', email: 'a@b.co' })),
+  register(json({ full_name: 42, email: 'a@b.co', password: 'Passw0rdX' })),
+  register(json({ full_name: 'A', email: ['a@b.co'], password: 'Passw0rdX' })),
+  register(json({ full_name: 'A', email: 'a@b.co', password: 12345678 })),
+  register(json({ full_name: 'A', email: 'a@b.co', password: 'Passw0rdX', phone_number: { x: 1 } })),
+  register(json({ full_name: big, email: 'a@b.co', password: 'Passw0rdX' })),
+  register(json({ full_name: 'A', email: `${'a'.repeat(300)}@b.co`, password: 'Passw0rdX' })),
+  register(json({ full_name: 'A', email: 'a@b.co', password: `A1${'a'.repeat(5000)}` })),
+  register('{"full_name":"A",'),
+  register('not json at all'),
+  register('null'),
+  register('[1,2,3]'),
+  register('"a string"'),
+  register(json({ full_name: 'A', email: 'a@b.co', password: 'Passw0rdX' }), 'text/plain'),
+  register('full_name=A&email=a%40b.co&password=Passw0rdX', 'application/x-www-form-urlencoded'),
+  register('{"__proto__":{"is_admin":true},"full_name":"A","email":"a@b.co"}'),
+  login(''),
+  login('{}'),
+  login(json({ email: 'a@b.co' })),
+  login(json({ email: 1, password: 'x' })),
+  login(json({ email: 'a@b.co', password: big })),
+  login('{"email":'),
+  login(json({ email: 'a@b.co', password: 'x' }), 'text/plain'),
+  { name: 'refresh with a string body', method: 'POST', url: '/api/v1/auth/refresh', payload: '"x"', contentType: 'application/json', auth: 'refresh' },
+  { name: 'refresh with invalid JSON', method: 'POST', url: '/api/v1/auth/refresh', payload: '{{', contentType: 'application/json', auth: 'refresh' },
+  { name: 'refresh with a huge body', method: 'POST', url: '/api/v1/auth/refresh', payload: json({ x: big }), contentType: 'application/json', auth: 'refresh' },
+  { name: 'profile with a body of the wrong type', method: 'GET', url: '/api/v1/auth/profile', payload: '{{', contentType: 'application/json', auth: 'access' },
+  { name: 'profile with a malformed bearer', method: 'GET', url: '/api/v1/auth/profile', contentType: 'application/json' },
+];
+
+it(`answers each of ${cases.length} malformed requests with a 4xx JSON error and writes nothing`, async () => {
+  expect(cases.length).toBeGreaterThanOrEqual(30);
+  const user = await registerAndLogin(t.app);
+  const snapshot = async () => ({
+    users: await t.db.selectFrom('users').selectAll().execute(),
+    sessions: await t.db.selectFrom('user_sessions').selectAll().execute(),
+    tokens: await t.db.selectFrom('refresh_tokens').selectAll().execute(),
+  });
+  const before = await snapshot();
+  for (const c of cases) {
+    const headers: Record<string, string> = {};
+    if (c.contentType) headers['content-type'] = c.contentType;
+    if (c.auth) headers.authorization = `Bearer ${c.auth === 'access' ? user.access : user.refresh}`;
+    if (c.name.includes('malformed bearer')) headers.authorization = 'Bearer not a token';
+    const response = await t.app.inject({ method: c.method, url: c.url, headers, ...(c.payload !== undefined ? { payload: c.payload } : {}) });
+    // A GET with a body is still answered on its merits (the profile), never with a 5xx.
+    if (c.method === 'GET' && c.auth === 'access') {
+      expect(response.statusCode, c.name).toBeLessThan(500);
+      continue;
+    }
+    expect(response.statusCode, c.name).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode, c.name).toBeLessThan(500);
+    expect(response.headers['content-type'], c.name).toMatch(/^application\/json/);
+    const body = response.json();
+    expect(typeof body.error, c.name).toBe('string');
+    expect(response.body, c.name).not.toMatch(/at .*\.ts:\d+|stack/i);
+  }
+  expect(await snapshot()).toEqual(before);
+});

@@ -1,0 +1,81 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpJson, runTs, startServerProcess, type ServerProcess } from '../support/server-process';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+let database: TestDatabase;
+let server: ServerProcess | undefined;
+
+// The server processes get the test database and an empty web root (no PWA build needed).
+const serverEnv = () => ({
+  DATA_DIR: database.dataDir,
+  STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-empty-web-')),
+  ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+});
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  await server?.stop('SIGKILL');
+  server = undefined;
+  await database.drop();
+});
+
+describe('the server process', () => {
+  it('keeps every account and session when it is killed and started again on the same data', async () => {
+    server = await startServerProcess(serverEnv());
+    const email = 'restart@example.com';
+    expect((await httpJson(`${server.url}/api/v1/register`, { method: 'POST', body: { full_name: 'Re Start', email, password: 'Restart123' } })).status).toBe(200);
+    const login = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email, password: 'Restart123' } });
+    expect(login.status).toBe(200);
+    await server.stop('SIGKILL');
+
+    // Same address (the issuer), same data.
+    server = await startServerProcess({ ...serverEnv(), PORT: new URL(server.url).port });
+    // The old access token still verifies: the signing keys and the session survived.
+    const profile = await httpJson(`${server.url}/api/v1/auth/profile`, { token: login.body.access });
+    expect(profile.status).toBe(200);
+    expect(profile.body.email).toBe(email);
+    const refreshed = await httpJson(`${server.url}/api/v1/auth/refresh`, { method: 'POST', body: {}, token: login.body.refresh });
+    expect(refreshed.status).toBe(200);
+    const again = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email, password: 'Restart123' } });
+    expect(again.status).toBe(200);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    server = await startServerProcess(serverEnv());
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe('npm run admin', () => {
+  it('creates an administrator and resets a password on the configured database', async () => {
+    const create = runTs('server/cli/admin.ts', ['create', '--email', 'Boss@Example.com', '--name', 'The Boss'], { ...serverEnv(), HOME_GUARD_PASSWORD: 'Initial123' });
+    expect(await create.exited, create.stderr()).toBe(0);
+    expect(create.stdout()).toMatch(/created administrator boss@example.com/);
+
+    const duplicate = runTs('server/cli/admin.ts', ['create', '--email', 'boss@example.com', '--name', 'Again'], { ...serverEnv(), HOME_GUARD_PASSWORD: 'Initial123' });
+    expect(await duplicate.exited).toBe(2);
+    expect(duplicate.stderr()).toMatch(/email is already registered/);
+
+    const weak = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'weak\n');
+    expect(await weak.exited).toBe(2);
+    expect(weak.stderr()).toMatch(/Password must be at least 8 characters long/);
+
+    server = await startServerProcess(serverEnv());
+    const first = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } });
+    expect(first.status).toBe(200);
+    const profile = await httpJson(`${server.url}/api/v1/auth/profile`, { token: first.body.access });
+    expect(profile.body.is_admin).toBe(true);
+
+    // The password comes from standard input here, as from a pipe.
+    const reset = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'Changed456\n');
+    expect(await reset.exited, reset.stderr()).toBe(0);
+    expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: first.body.access })).status).toBe(401);
+    expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } })).status).toBe(401);
+    expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } })).status).toBe(200);
+  });
+});

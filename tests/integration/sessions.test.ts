@@ -1,0 +1,128 @@
+import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp({ ACCESS_TOKEN_TTL: '60' }, { refreshGraceSeconds: 10 });
+});
+afterEach(async () => t.close());
+
+const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', { token, body: {} });
+const profile = (token: string) => call(t.app, 'GET', '/api/v1/auth/profile', { token });
+
+describe('access and refresh tokens', () => {
+  it('register → login → profile → refresh → profile with the new token', async () => {
+    const user = await registerAndLogin(t.app);
+    expect((await profile(user.access)).body.email).toBe(user.email);
+
+    const header = decodeProtectedHeader(user.access);
+    const claims = decodeJwt(user.access);
+    expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    expect(claims.sub).toBe(user.id);
+    expect(claims.exp! - claims.iat!).toBe(60);
+    expect(typeof claims.sid).toBe('string');
+
+    t.advance(5_000);
+    const renewed = await refresh(user.refresh);
+    expect(renewed.status).toBe(200);
+    expect(renewed.headers['cache-control']).toBe('no-store');
+    expect(renewed.body.refresh).not.toBe(user.refresh);
+    expect(decodeJwt(renewed.body.access).sid).toBe(claims.sid);
+    expect((await profile(renewed.body.access)).body.id).toBe(user.id);
+
+    const session = await t.db.selectFrom('user_sessions').selectAll().where('id', '=', claims.sid as string).executeTakeFirstOrThrow();
+    expect(session.last_active).toBe(session.issued_at + 5_000);
+    expect(session.expires_at).toBe(session.last_active + 30 * 24 * 3600 * 1000);
+  });
+
+  it('accepts an empty body on refresh, and stores refresh tokens only as hashes', async () => {
+    const user = await registerAndLogin(t.app);
+    const empty = await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.status).toBe(200);
+    const rows = await t.db.selectFrom('refresh_tokens').select('token_hash').execute();
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(user.refresh);
+    expect(stored).not.toContain(empty.body.refresh);
+  });
+
+  it('an old refresh token used after the grace window revokes the whole session', async () => {
+    const user = await registerAndLogin(t.app);
+    const first = await refresh(user.refresh);
+    t.advance(11_000);
+    const replay = await refresh(user.refresh);
+    expect(replay.status).toBe(401);
+    expect((await profile(first.body.access)).status).toBe(401);
+    expect((await refresh(first.body.refresh)).status).toBe(401);
+    const session = await t.db.selectFrom('user_sessions').select('revoked_at').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(session.revoked_at).not.toBeNull();
+  });
+
+  it('within the grace window a lost answer is recovered, and the lost token dies', async () => {
+    const user = await registerAndLogin(t.app);
+    const lost = await refresh(user.refresh); // the client never saw this answer
+    t.advance(2_000);
+    const retry = await refresh(user.refresh);
+    expect(retry.status).toBe(200);
+    expect((await profile(retry.body.access)).status).toBe(200);
+    const live = await t.db.selectFrom('refresh_tokens').select('token_hash').where('rotated_at', 'is', null).execute();
+    expect(live).toHaveLength(1);
+    // The lost token was withdrawn: presenting it later is a replay.
+    t.advance(20_000);
+    expect((await refresh(lost.body.refresh)).status).toBe(401);
+    expect((await profile(retry.body.access)).status).toBe(401);
+  });
+
+  it('a replay within the grace window after the new token was used still revokes', async () => {
+    const user = await registerAndLogin(t.app);
+    const second = await refresh(user.refresh);
+    const third = await refresh(second.body.refresh);
+    expect(third.status).toBe(200);
+    expect((await refresh(user.refresh)).status).toBe(401);
+    expect((await profile(third.body.access)).status).toBe(401);
+  });
+
+  it('refuses an access token at once when its session is revoked in the database', async () => {
+    const user = await registerAndLogin(t.app);
+    expect((await profile(user.access)).status).toBe(200);
+    await t.db.updateTable('user_sessions').set({ revoked_at: Date.now() }).where('user_id', '=', user.id).execute();
+    const refused = await profile(user.access);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'The token is invalid or has expired' });
+    expect((await refresh(user.refresh)).status).toBe(401);
+  });
+
+  it('refuses expired access tokens and expired sessions', async () => {
+    const user = await registerAndLogin(t.app);
+    t.advance(61_000);
+    expect((await profile(user.access)).status).toBe(401);
+    const renewed = await refresh(user.refresh);
+    expect((await profile(renewed.body.access)).status).toBe(200);
+    t.advance(31 * 24 * 3600 * 1000);
+    expect((await refresh(renewed.body.refresh)).status).toBe(401);
+  });
+
+  it('refuses a token of a deleted user', async () => {
+    const user = await registerAndLogin(t.app);
+    await t.db.deleteFrom('users').where('id', '=', user.id).execute();
+    expect((await profile(user.access)).status).toBe(401);
+  });
+
+  it('refuses forged tokens: alg none, another key, a refresh token as access, garbage', async () => {
+    const user = await registerAndLogin(t.app);
+    const claims = decodeJwt(user.access);
+    const unsigned = new UnsecuredJWT(claims).encode();
+    const { generateKeyPair } = await import('jose');
+    const { privateKey } = await generateKeyPair('ES256');
+    const header = decodeProtectedHeader(user.access);
+    const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: header.kid!, typ: 'at+jwt' }).sign(privateKey);
+    for (const token of [unsigned, foreign, user.refresh, 'abc', `${user.access}x`]) {
+      const answer = await profile(token);
+      expect(answer.status, token).toBe(401);
+    }
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile')).status).toBe(401);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { headers: { authorization: `Basic ${user.access}` } })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { body: {} })).status).toBe(401);
+    expect((await refresh(user.access)).status).toBe(401);
+  });
+});

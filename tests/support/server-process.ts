@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Ends the process with a signal and waits for it to exit; resolves to its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/** Runs a TypeScript entry point of the repo (as `npm start` / `npm run admin` do) and collects its output. */
+export function runTs(entry: string, args: string[], env: Record<string, string>, stdin?: string) {
+  const child = spawn(process.execPath, [tsx, entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  if (stdin !== undefined) child.stdin.end(stdin);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Starts the real server (server/main.ts) as its own process and waits until it answers. */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const run = runTs('server/main.ts', [], { HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', ...env, PORT: String(port) });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (run.child.exitCode !== null) throw new Error(`server exited early (${run.child.exitCode}): ${run.stderr()}${run.stdout()}`);
+    try {
+      const answer = await fetch(`${url}/api/v1/health-check-probe`);
+      if (answer.status === 404) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      run.child.kill('SIGKILL');
+      throw new Error(`server did not start within ${timeoutMs} ms: ${run.stderr()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child: run.child,
+    output: () => run.stdout() + run.stderr(),
+    stop: async (signal = 'SIGTERM') => {
+      if (run.child.exitCode === null) run.child.kill(signal);
+      return run.exited;
+    },
+  };
+}
+
+/** JSON over real HTTP. */
+export async function httpJson(url: string, init: { method?: string; body?: unknown; token?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const response = await fetch(url, { method: init.method ?? 'GET', headers, ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}) });
+  const text = await response.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body, headers: response.headers };
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import type { Database } from '../../server/db/database';
+import type { Services } from '../../server/services';
+import { createTestDatabase, openTestDatabase, type TestDatabase } from './test-database';
+
+export type TestApp = {
+  app: FastifyInstance & { services: Services };
+  db: Database;
+  database: TestDatabase;
+  /** Moves the app's clock (milliseconds); the app never reads the real time. */
+  advance(ms: number): void;
+  close(): Promise<void>;
+};
+
+/** A whole app on its own fresh database, with a clock the test controls. */
+export async function startTestApp(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const { db } = await openTestDatabase(database);
+  const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });
+  let now = Date.now();
+  const app = await buildApp(config, { db, clock: () => now, logger: false, ...options });
+  await app.ready();
+  return {
+    app,
+    db,
+    database,
+    advance: (ms) => {
+      now += ms;
+    },
+    close: async () => {
+      await app.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
+export type JsonResponse<T = Record<string, unknown>> = { status: number; body: T; headers: Record<string, unknown> };
+
+/** Sends a JSON request through the app and parses the answer. */
+export async function call<T = Record<string, any>>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    body = response.body;
+  }
+  return { status: response.statusCode, body: body as T, headers: response.headers };
+}
+
+export const validRegistration = (overrides: Record<string, unknown> = {}) => ({
+  full_name: 'Ada Lovelace',
+  email: `ada.${Math.random().toString(36).slice(2, 8)}@example.com`,
+  password: 'Analytical1',
+  ...overrides,
+});
+
+/** Registers and signs in a new account; returns its tokens and email. */
+export async function registerAndLogin(app: FastifyInstance, overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const registration = validRegistration(overrides);
+  const registered = await call(app, 'POST', '/api/v1/register', { body: registration });
+  if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  const login = await call(app, 'POST', '/api/v1/auth/login', { body: { email: registration.email, password: registration.password }, headers });
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  return { ...registration, id: login.body.id as string, access: login.body.access as string, refresh: login.body.refresh as string };
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { migrateToLatest, openDatabase, type OpenedDatabase } from '../../server/db/database';
+
+/** The PostgreSQL server tests use; each test database is created on it and dropped after. */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export type TestDatabase = {
+  kind: 'sqlite' | 'postgres';
+  dataDir: string;
+  /** Set for PostgreSQL: the DATABASE_URL of this test's own database. */
+  databaseUrl: string | undefined;
+  drop(): Promise<void>;
+};
+
+export const testDatabaseKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty database of the kind this test project runs on (and a data directory). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-test-'));
+  if (testDatabaseKind() === 'sqlite') {
+    return { kind: 'sqlite', dataDir, databaseUrl: undefined, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `hg_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'postgres',
+    dataDir,
+    databaseUrl: url.toString(),
+    drop: async () => {
+      await adminQuery(`drop database if exists ${name} with (force)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens and migrates a test database. */
+export async function openTestDatabase(test: TestDatabase): Promise<OpenedDatabase> {
+  const opened = openDatabase({ databaseUrl: test.databaseUrl, dataDir: test.dataDir });
+  await migrateToLatest(opened.db);
+  return opened;
+}
