@@ -5,7 +5,6 @@ const integration = ['tests/integration/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
         test: {
@@ -14,6 +13,8 @@ export default defineConfig({
         },
       },
       { test: { name: 'sqlite', include: integration, env: { TEST_DATABASE: 'sqlite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      // Whole-process checks of `npm start` that do not depend on the database kind.
+      { test: { name: 'process', include: ['tests/process/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
       { test: { name: 'postgres', include: integration, env: { TEST_DATABASE: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
   },

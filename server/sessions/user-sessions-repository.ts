@@ -44,21 +44,23 @@ export class UserSessionsRepository {
   }
 
   /**
-   * Marks a live token as used and stores its successor, sliding the session. Returns false
-   * (changing nothing) when the token was no longer live: a concurrent rotation won the race.
+   * Withdraws the live token `liveHash` and stores `newHash` (a child of `parentHash`) in its
+   * place, sliding the session. A rotation replaces the presented token itself; a retry after a
+   * lost answer replaces the unused successor. Returns false, changing nothing, when `liveHash`
+   * was no longer live: a concurrent request got there first.
    */
-  async rotate(oldHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+  async replaceLiveToken(liveHash: string, parentHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      const used = await tx
+      const withdrawn = await tx
         .updateTable('refresh_tokens')
         .set({ rotated_at: now })
-        .where('token_hash', '=', oldHash)
+        .where('token_hash', '=', liveHash)
         .where('rotated_at', 'is', null)
         .executeTakeFirst();
-      if (used.numUpdatedRows !== 1n) return false;
+      if (withdrawn.numUpdatedRows !== 1n) return false;
       await tx
         .insertInto('refresh_tokens')
-        .values({ token_hash: newHash, session_id: sessionId, parent_hash: oldHash, created_at: now, rotated_at: null })
+        .values({ token_hash: newHash, session_id: sessionId, parent_hash: parentHash, created_at: now, rotated_at: null })
         .execute();
       await tx.updateTable('user_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
       return true;
@@ -77,26 +79,4 @@ export class UserSessionsRepository {
     const sessions = await this.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     for (const { id } of sessions) await this.revoke(id, now);
   }
-
-  /**
-   * Retry of a rotation whose answer was lost: withdraws the successor `childHash` (only while it
- * is still unused) and issues `newHash` in its place. False when the successor was used meanwhile.
- */
-  async reissueSuccessor(oldHash: string, childHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
-    const withdrawn = await tx
-      .updateTable('refresh_tokens')
-      .set({ rotated_at: now })
-      .where('token_hash', '=', childHash)
-      .where('rotated_at', 'is', null)
-      .executeTakeFirst();
-    if (withdrawn.numUpdatedRows !== 1n) return false;
-    await tx
-      .insertInto('refresh_tokens')
-      .values({ token_hash: newHash, session_id: sessionId, parent_hash: oldHash, created_at: now, rotated_at: null })
-      .execute();
-    await tx.updateTable('user_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
-    return true;
-  });
-}
 }

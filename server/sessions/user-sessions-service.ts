@@ -61,14 +61,14 @@ export class UserSessionsService {
     const expiresAt = now + this.policy.refreshTokenTtlSeconds * 1000;
     let issued = false;
     if (token.rotated_at === null) {
-      issued = await this.sessions.rotate(presentedHash, hashToken(next), session.id, now, expiresAt);
+      issued = await this.sessions.replaceLiveToken(presentedHash, presentedHash, hashToken(next), session.id, now, expiresAt);
     }
     if (!issued) {
       const latest = (await this.sessions.findToken(presentedHash))!;
       const child = await this.sessions.findChild(presentedHash);
       const withinGrace = latest.rotated_at !== null && now - latest.rotated_at <= this.policy.refreshGraceSeconds * 1000;
       if (withinGrace && child && child.rotated_at === null) {
-        issued = await this.sessions.reissueSuccessor(presentedHash, child.token_hash, hashToken(next), session.id, now, expiresAt);
+        issued = await this.sessions.replaceLiveToken(child.token_hash, presentedHash, hashToken(next), session.id, now, expiresAt);
       }
     }
     if (!issued) {

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, repoRoot } from '../support/server-process';
+
+const dataDirs: string[] = [];
+afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** Runs `npm start` as a person would, with only the given variables changed. */
+function npmStart(env: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-start-'));
+  dataDirs.push(dataDir);
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_nodedir: '/usr', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    detached: true,
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // npm starts the server as a child of its own: end the whole group.
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    return exited;
+  };
+  return { exited, stop, stderr: () => stderr, dataDir };
+}
+
+describe('npm start', () => {
+  it('refuses a bad PORT with one line naming it, and a non-zero exit', async () => {
+    const run = npmStart({ PORT: 'abc' });
+    const code = await run.exited;
+    expect(code).not.toBe(0);
+    const lines = run.stderr().trim().split('\n').filter((line) => !line.startsWith('npm '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/PORT/);
+  });
+
+  it('serves the PWA and the API on the embedded SQLite database with no other service', async () => {
+    const port = await freePort();
+    const run = npmStart({ PORT: String(port), HOST: '127.0.0.1' });
+    try {
+      let page: Response | undefined;
+      const deadline = Date.now() + 150_000;
+      while (!page && Date.now() < deadline) {
+        page = await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined);
+        if (!page) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(page?.status, run.stderr()).toBe(200);
+      expect(await page!.text()).toContain('Home Guard');
+      const register = await fetch(`http://127.0.0.1:${port}/api/v1/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ full_name: 'First Admin', email: 'first@example.com', password: 'FirstAdmin1' }),
+      });
+      expect(register.status).toBe(200);
+      const fs = await import('node:fs');
+      expect(fs.existsSync(path.join(run.dataDir, 'home-guard.db'))).toBe(true);
+    } finally {
+      await run.stop();
+    }
+  });
+});
