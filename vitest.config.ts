@@ -1,20 +1,32 @@
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 
 // Integration tests run twice: once on SQLite, once on PostgreSQL (TEST_DATABASE picks).
 const integration = ['tests/integration/**/*.test.ts'];
 
+// Browser code (the web app, the service worker's broker and vault) is tested in real
+// Chromium: real IndexedDB, WebCrypto, Web Locks and BroadcastChannel.
+const chromium = playwright({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  },
+});
+
 export default defineConfig({
   test: {
     projects: [
+      { test: { name: 'unit', include: ['contract/**/*.test.ts', 'server/**/*.test.ts'] } },
       {
         test: {
-          name: 'unit',
-          include: ['contract/**/*.test.ts', 'server/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'],
+          name: 'browser',
+          include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'],
+          browser: { enabled: true, provider: chromium, headless: true, instances: [{ browser: 'chromium' }] },
         },
       },
-      { test: { name: 'sqlite', include: integration, env: { TEST_DATABASE: 'sqlite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
       // Whole-process checks of `npm start` that do not depend on the database kind.
       { test: { name: 'process', include: ['tests/process/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
+      { test: { name: 'sqlite', include: integration, env: { TEST_DATABASE: 'sqlite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: 'postgres', include: integration, env: { TEST_DATABASE: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
   },

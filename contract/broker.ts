@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * The token broker's surface, as the page sees it (over Comlink to the service worker, or the
+ * same module loaded in the page where no worker runs). No method returns a token.
+ */
+
+/** A saved account as the page may see it: the spec's stored account without its tokens. */
+export const accountSummarySchema = z.object({
+  accountId: z.string(),
+  label: z.string(),
+  email: z.string(),
+  profilePicture: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type AccountSummary = z.infer<typeof accountSummarySchema>;
+
+export type BrokerSnapshot = {
+  accounts: AccountSummary[];
+  /** The selected (active) account id, or null when none is selected. */
+  selectedId: string | null;
+};
+
+/** Browser and screen traits the device id is hashed from (the worker cannot see the screen). */
+export type DeviceTraits = {
+  userAgent: string;
+  language: string;
+  platform: string;
+  screen: string;
+  timezone: string;
+};
+
+export type SignInResult = { ok: true; account: AccountSummary } | { ok: false; status: number; error: string };
+
+export interface BrokerApi {
+  /** Prepares the vault (device id, encryption key); safe to call from every tab, every time. */
+  init(traits: DeviceTraits): Promise<BrokerSnapshot>;
+  snapshot(): Promise<BrokerSnapshot>;
+  /** Signs in with the login endpoint; the tokens stay with the broker; the account becomes active. */
+  signIn(email: string, password: string): Promise<SignInResult>;
+  select(accountId: string): Promise<void>;
+  /** Forgets the active account on this device and clears the selection. */
+  signOut(): Promise<void>;
+  remove(accountId: string): Promise<void>;
+  /** Stores a fresher label and picture for an account (after loading its profile). */
+  updateAccount(accountId: string, changes: { label: string; profilePicture: string | null }): Promise<void>;
+}
+
+/** Told to every tab (BroadcastChannel BROKER_CHANNEL) whenever the account set or selection changes. */
+export type BrokerEvent =
+  | { type: 'changed'; snapshot: BrokerSnapshot }
+  /** A refresh failed: the account was removed and must sign in again. */
+  | { type: 'signed-out'; accountId: string; snapshot: BrokerSnapshot };
+
+export const BROKER_CHANNEL = 'guard-broker';

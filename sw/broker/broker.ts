@@ -1,0 +1,209 @@
+import { loginResponseSchema, refreshResponseSchema } from '../../contract/accounts';
+import { BROKER_CHANNEL, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInResult } from '../../contract/broker';
+import { errorBodySchema } from '../../contract/errors';
+import { deriveVaultKey, sha256Hex } from '../vault/crypto';
+import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
+import { needsRefresh } from './jwt-expiry';
+
+// First-party calls that carry their own credentials (or none) and are never given a bearer.
+const UNAUTHENTICATED_PATHS = new Set(['/api/v1/auth/login', '/api/v1/register', '/api/v1/auth/refresh']);
+
+export function isBrokeredRequest(url: URL, origin: string): boolean {
+  return url.origin === origin && url.pathname.startsWith('/api/') && !UNAUTHENTICATED_PATHS.has(url.pathname);
+}
+
+/**
+ * The token broker: owns the vault, signs in, attaches bearer tokens and refreshes them at most
+ * once at a time for every tab. The same class runs in the service worker and, where no worker
+ * controls the page, in the page itself.
+ */
+export class Broker implements BrokerApi {
+  private vault: Promise<Vault> | undefined;
+  private readonly refreshing = new Map<string, Promise<string | undefined>>();
+  private readonly channel = new BroadcastChannel(BROKER_CHANNEL);
+
+  constructor(private readonly origin: string) {}
+
+  async init(traits: DeviceTraits): Promise<BrokerSnapshot> {
+    await this.ready(traits);
+    return this.snapshot();
+  }
+
+  async snapshot(): Promise<BrokerSnapshot> {
+    const vault = await this.ready();
+    const accounts = (await vault.all()).map(summaryOf);
+    return { accounts, selectedId: await vault.getSetting(SELECTED_KEY) };
+  }
+
+  async signIn(email: string, password: string): Promise<SignInResult> {
+    const vault = await this.ready();
+    const response = await fetch(`${this.origin}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (!response.ok) return { ok: false, status: response.status, error: await errorText(response) };
+    const login = loginResponseSchema.parse(await response.json());
+    const account = {
+      accountId: login.id,
+      label: login.full_name,
+      email: login.email,
+      profilePicture: login.profile_picture,
+      access: login.access,
+      refresh: login.refresh,
+      updatedAt: new Date().toISOString(),
+    };
+    await vault.put(account);
+    await vault.setSetting(SELECTED_KEY, account.accountId);
+    await this.announce();
+    return { ok: true, account: summaryOf(account) };
+  }
+
+  async select(accountId: string): Promise<void> {
+    const vault = await this.ready();
+    if (!(await vault.get(accountId))) throw new Error('No such account on this device');
+    await vault.setSetting(SELECTED_KEY, accountId);
+    await this.announce();
+  }
+
+  async signOut(): Promise<void> {
+    const vault = await this.ready();
+    const selected = await vault.getSetting(SELECTED_KEY);
+    await vault.setSetting(SELECTED_KEY, null);
+    if (selected) await vault.delete(selected);
+    await this.announce();
+  }
+
+  async remove(accountId: string): Promise<void> {
+    const vault = await this.ready();
+    await vault.delete(accountId);
+    if ((await vault.getSetting(SELECTED_KEY)) === accountId) await vault.setSetting(SELECTED_KEY, null);
+    await this.announce();
+  }
+
+  async updateAccount(accountId: string, changes: { label: string; profilePicture: string | null }): Promise<void> {
+    const vault = await this.ready();
+    const account = await vault.get(accountId);
+    if (!account) return;
+    await vault.put({ ...account, ...changes, updatedAt: new Date().toISOString() });
+    await this.announce();
+  }
+
+  /**
+   * Sends a first-party API request with the active account's bearer token, refreshing it first
+   * when expired. A 401 answer gets one forced refresh and one retry: a revoked session is
+   * noticed at once, and its account is removed.
+   */
+  async fetchWithToken(request: Request): Promise<Response> {
+    const vault = await this.ready();
+    const accountId = await vault.getSetting(SELECTED_KEY);
+    if (!accountId) return fetch(request);
+    const retry = request.clone();
+    const token = await this.accessToken(accountId, false);
+    if (!token) throw new Error('No token available');
+    const response = await fetch(withBearer(request, token));
+    if (response.status !== 401) return response;
+    const renewed = await this.accessToken(accountId, true, token);
+    if (!renewed) return response;
+    return fetch(withBearer(retry, renewed));
+  }
+
+  /** A valid access token of the account, refreshed when needed; undefined when it cannot be had. */
+  private async accessToken(accountId: string, force: boolean, rejected?: string): Promise<string | undefined> {
+    const account = await (await this.ready()).get(accountId);
+    if (!account) return undefined;
+    if (!force && !needsRefresh(account.access)) return account.access;
+    let running = this.refreshing.get(accountId);
+    if (!running) {
+      running = this.refreshExclusively(accountId, rejected).finally(() => this.refreshing.delete(accountId));
+      this.refreshing.set(accountId, running);
+    }
+    return running;
+  }
+
+  private async refreshExclusively(accountId: string, rejected: string | undefined): Promise<string | undefined> {
+    // Web Locks make the refresh single across the worker and any page running its own broker.
+    const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+    const run = () => this.refresh(accountId, rejected);
+    return locks ? locks.request(`guard-refresh:${accountId}`, run) : run();
+  }
+
+  private async refresh(accountId: string, rejected: string | undefined): Promise<string | undefined> {
+    const vault = await this.ready();
+    const account = await vault.get(accountId);
+    if (!account) return undefined;
+    // Another context may have refreshed while this one waited for the lock.
+    if (account.access !== rejected && !needsRefresh(account.access)) return account.access;
+    let response: Response;
+    try {
+      response = await fetch(`${this.origin}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.refresh}` },
+        body: '{}',
+      });
+    } catch {
+      return undefined; // offline: keep the account, the next request tries again
+    }
+    if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+      await vault.delete(accountId);
+      if ((await vault.getSetting(SELECTED_KEY)) === accountId) await vault.setSetting(SELECTED_KEY, null);
+      await this.announce({ signedOut: accountId });
+      return undefined;
+    }
+    if (!response.ok) return undefined;
+    const tokens = refreshResponseSchema.parse(await response.json());
+    await vault.put({ ...account, access: tokens.access, refresh: tokens.refresh, updatedAt: new Date().toISOString() });
+    return tokens.access;
+  }
+
+  /**
+   * The open vault. A worker that was stopped and started again has lost its memory: it rebuilds
+   * the key from the device id kept in the database, so no page needs to call init first.
+   */
+  private ready(traits?: DeviceTraits): Promise<Vault> {
+    this.vault ??= this.openVault(traits).catch((error: unknown) => {
+      this.vault = undefined;
+      throw error;
+    });
+    return this.vault;
+  }
+
+  private async openVault(traits: DeviceTraits | undefined): Promise<Vault> {
+    const db = await Vault.openDatabase();
+    // The device id is computed once and kept: traits such as the screen size may change later.
+    let deviceId = await readSetting(db, DEVICE_ID_KEY);
+    if (!deviceId) {
+      if (!traits) throw new Error('No database connection');
+      deviceId = await sha256Hex(JSON.stringify(traits));
+      await writeSetting(db, DEVICE_ID_KEY, deviceId);
+    }
+    return Vault.withKey(db, await deriveVaultKey(deviceId));
+  }
+
+  private async announce(options: { signedOut?: string } = {}): Promise<void> {
+    const snapshot = await this.snapshot();
+    const event: BrokerEvent = options.signedOut ? { type: 'signed-out', accountId: options.signedOut, snapshot } : { type: 'changed', snapshot };
+    this.channel.postMessage(event);
+    this.listeners.forEach((listener) => listener(event));
+  }
+
+  /** Listeners in this same context (BroadcastChannel does not deliver to its own sender). */
+  readonly listeners = new Set<(event: BrokerEvent) => void>();
+}
+
+function withBearer(request: Request, token: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set('authorization', `Bearer ${token}`);
+  return new Request(request, { headers });
+}
+
+async function errorText(response: Response): Promise<string> {
+  const text = await response.text();
+  try {
+    const body = errorBodySchema.safeParse(JSON.parse(text));
+    if (body.success) return body.data.error;
+  } catch {
+    // not JSON
+  }
+  return text;
+}

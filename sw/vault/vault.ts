@@ -1,0 +1,111 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { AccountSummary } from '../../contract/broker';
+import { open, seal, type Sealed } from './crypto';
+
+/** The spec's stored account (§3): tokens sealed, everything else plain. */
+export type StoredAccount = {
+  accountId: string;
+  label: string;
+  email: string;
+  profilePicture: string | null;
+  access: Sealed;
+  refresh: Sealed;
+  updatedAt: string;
+};
+
+/** A stored account with its tokens opened: lives only inside the broker. */
+export type VaultAccount = Omit<StoredAccount, 'access' | 'refresh'> & { access: string; refresh: string };
+
+interface GuardLocal extends DBSchema {
+  accounts: { key: string; value: StoredAccount };
+  /** The device id and the selected account, shared by every tab and the worker. */
+  settings: { key: string; value: { key: string; value: string } };
+}
+
+export const VAULT_NAME = 'guard-local';
+export const VAULT_VERSION = 3;
+export const DEVICE_ID_KEY = 'guard-device-id';
+export const SELECTED_KEY = 'guard-selected';
+
+export type VaultDatabase = IDBPDatabase<GuardLocal>;
+
+export async function readSetting(db: VaultDatabase, key: string): Promise<string | null> {
+  return (await db.get('settings', key))?.value ?? null;
+}
+
+export async function writeSetting(db: VaultDatabase, key: string, value: string | null): Promise<void> {
+  if (value === null) await db.delete('settings', key);
+  else await db.put('settings', { key, value });
+}
+
+export const summaryOf = ({ access: _a, refresh: _r, ...summary }: VaultAccount | StoredAccount): AccountSummary => summary;
+
+export class Vault {
+  private constructor(
+    private readonly db: IDBPDatabase<GuardLocal>,
+    private readonly key: CryptoKey,
+  ) {}
+
+  static async openDatabase(): Promise<IDBPDatabase<GuardLocal>> {
+    try {
+      return await openDB<GuardLocal>(VAULT_NAME, VAULT_VERSION, {
+        upgrade(db) {
+          if (!db.objectStoreNames.contains('accounts')) db.createObjectStore('accounts', { keyPath: 'accountId' });
+          if (!db.objectStoreNames.contains('settings')) db.createObjectStore('settings', { keyPath: 'key' });
+        },
+      });
+    } catch {
+      throw new Error('No database connection');
+    }
+  }
+
+  static withKey(db: IDBPDatabase<GuardLocal>, key: CryptoKey): Vault {
+    return new Vault(db, key);
+  }
+
+  /** Every account that opens with this device's key; the others are skipped with a warning. */
+  async all(): Promise<VaultAccount[]> {
+    const stored = await this.db.getAll('accounts');
+    const opened: VaultAccount[] = [];
+    for (const account of stored) {
+      const usable = await this.unseal(account);
+      if (usable) opened.push(usable);
+    }
+    return opened.sort((a, b) => a.label.localeCompare(b.label));
+  }
+
+  async get(accountId: string): Promise<VaultAccount | undefined> {
+    const stored = await this.db.get('accounts', accountId);
+    return stored ? this.unseal(stored) : undefined;
+  }
+
+  async put(account: VaultAccount): Promise<void> {
+    const { access, refresh, ...plain } = account;
+    await this.db.put('accounts', { ...plain, access: await seal(this.key, access), refresh: await seal(this.key, refresh) });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  async delete(accountId: string): Promise<void> {
+    await this.db.delete('accounts', accountId);
+  }
+
+  getSetting(key: string): Promise<string | null> {
+    return readSetting(this.db, key);
+  }
+
+  setSetting(key: string, value: string | null): Promise<void> {
+    return writeSetting(this.db, key, value);
+  }
+
+  private async unseal(stored: StoredAccount): Promise<VaultAccount | undefined> {
+    try {
+      return { ...stored, access: await open(this.key, stored.access), refresh: await open(this.key, stored.refresh) };
+    } catch {
+      console.warn(`Skipping saved account ${stored.email}: it cannot be decrypted on this device`);
+      return undefined;
+    }
+  }
+}
