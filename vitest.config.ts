@@ -21,6 +21,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'],
+          // Pre-bundled up front: discovering them mid-run makes Vite reload the test page.
+          deps: { optimizer: { client: { include: ['idb', 'comlink', 'valtio', 'zod'] } } },
           browser: { enabled: true, provider: chromium, headless: true, instances: [{ browser: 'chromium' }] },
         },
       },

@@ -38,7 +38,8 @@ export interface BrokerApi {
   snapshot(): Promise<BrokerSnapshot>;
   /** Signs in with the login endpoint; the tokens stay with the broker; the account becomes active. */
   signIn(email: string, password: string): Promise<SignInResult>;
-  select(accountId: string): Promise<void>;
+  /** Makes an account the active one; null clears the selection (the accounts stay saved). */
+  select(accountId: string | null): Promise<void>;
   /** Forgets the active account on this device and clears the selection. */
   signOut(): Promise<void>;
   remove(accountId: string): Promise<void>;

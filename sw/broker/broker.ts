@@ -59,9 +59,9 @@ export class Broker implements BrokerApi {
     return { ok: true, account: summaryOf(account) };
   }
 
-  async select(accountId: string): Promise<void> {
+  async select(accountId: string | null): Promise<void> {
     const vault = await this.ready();
-    if (!(await vault.get(accountId))) throw new Error('No such account on this device');
+    if (accountId !== null && !(await vault.get(accountId))) throw new Error('No such account on this device');
     await vault.setSetting(SELECTED_KEY, accountId);
     await this.announce();
   }
@@ -185,6 +185,14 @@ export class Broker implements BrokerApi {
     const event: BrokerEvent = options.signedOut ? { type: 'signed-out', accountId: options.signedOut, snapshot } : { type: 'changed', snapshot };
     this.channel.postMessage(event);
     this.listeners.forEach((listener) => listener(event));
+  }
+
+  /** Closes the vault and the channel (tests, and a page broker that is being replaced). */
+  async close(): Promise<void> {
+    this.channel.close();
+    const vault = await this.vault?.catch(() => undefined);
+    vault?.close();
+    this.vault = undefined;
   }
 
   /** Listeners in this same context (BroadcastChannel does not deliver to its own sender). */

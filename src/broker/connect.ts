@@ -1,0 +1,102 @@
+import * as Comlink from 'comlink';
+import { BROKER_CHANNEL, type BrokerApi, type BrokerEvent } from '../../contract/broker';
+
+/** How the page reaches the broker, and how it sends first-party API requests. */
+export type BrokerConnection = {
+  /** 'worker': the service worker brokers; 'page': no worker controls this page, the broker runs here. */
+  mode: 'worker' | 'page';
+  api: BrokerApi;
+  /** fetch for `/api/` calls: the worker adds the bearer itself; in the page the broker does. */
+  fetch(input: string, init?: RequestInit): Promise<Response>;
+  /** Broker events from every tab (and from this page's own broker). */
+  subscribe(listener: (event: BrokerEvent) => void): () => void;
+};
+
+export const CONNECT_MESSAGE = 'guard-connect';
+// A stopped worker leaves a Comlink port hanging without an answer or an error.
+const CALL_TIMEOUT_MS = 8_000;
+// How long to wait for the worker to claim a freshly loaded page before running the broker here.
+const CLAIM_WAIT_MS = 3_000;
+
+function subscribeToChannel(listener: (event: BrokerEvent) => void): () => void {
+  const channel = new BroadcastChannel(BROKER_CHANNEL);
+  channel.onmessage = (message: MessageEvent<BrokerEvent>) => listener(message.data);
+  return () => channel.close();
+}
+
+async function controllingWorker(): Promise<ServiceWorker | null> {
+  if (!('serviceWorker' in navigator)) return null;
+  if (navigator.serviceWorker.controller) return navigator.serviceWorker.controller;
+  // First visit: the worker claims the page once it activates. A hard reload is never controlled.
+  const claimed = new Promise<ServiceWorker | null>((resolve) => {
+    navigator.serviceWorker.addEventListener('controllerchange', () => resolve(navigator.serviceWorker.controller), { once: true });
+    setTimeout(() => resolve(navigator.serviceWorker.controller), CLAIM_WAIT_MS);
+  });
+  return claimed;
+}
+
+/** A Comlink proxy to the worker's broker that reconnects when the worker was replaced or stopped. */
+function workerApi(): BrokerApi {
+  let remote: Comlink.Remote<BrokerApi> | undefined;
+  const connect = () => {
+    const worker = navigator.serviceWorker.controller;
+    if (!worker) throw new Error('No database connection available.');
+    const { port1, port2 } = new MessageChannel();
+    worker.postMessage({ type: CONNECT_MESSAGE }, [port2]);
+    remote = Comlink.wrap<BrokerApi>(port1);
+    return remote;
+  };
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    remote = undefined;
+  });
+  const call = async <K extends keyof BrokerApi>(verb: K, args: Parameters<BrokerApi[K]>): Promise<Awaited<ReturnType<BrokerApi[K]>>> => {
+    for (let attempt = 0; ; attempt++) {
+      const target = remote ?? connect();
+      const method = target[verb] as unknown as (...a: unknown[]) => Promise<Awaited<ReturnType<BrokerApi[K]>>>;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('broker timeout')), CALL_TIMEOUT_MS);
+      });
+      try {
+        return await Promise.race([method(...args), timeout]);
+      } catch (error) {
+        if (!(error instanceof Error && error.message === 'broker timeout') || attempt > 0) throw error;
+        remote = undefined; // reconnect over a new channel, to the worker that runs now
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  };
+  return {
+    init: (...args) => call('init', args),
+    snapshot: (...args) => call('snapshot', args),
+    signIn: (...args) => call('signIn', args),
+    select: (...args) => call('select', args),
+    signOut: (...args) => call('signOut', args),
+    remove: (...args) => call('remove', args),
+    updateAccount: (...args) => call('updateAccount', args),
+  };
+}
+
+/** Connects to the worker's broker, or loads the same broker module in the page when no worker controls it. */
+export async function connectBroker(): Promise<BrokerConnection> {
+  const worker = await controllingWorker();
+  if (worker) {
+    return { mode: 'worker', api: workerApi(), fetch: (input, init) => fetch(input, init), subscribe: subscribeToChannel };
+  }
+  const { Broker } = await import('../../sw/broker/broker');
+  const broker = new Broker(location.origin);
+  return {
+    mode: 'page',
+    api: broker,
+    fetch: (input, init) => broker.fetchWithToken(new Request(input, init)),
+    subscribe: (listener) => {
+      broker.listeners.add(listener);
+      const unsubscribe = subscribeToChannel(listener);
+      return () => {
+        broker.listeners.delete(listener);
+        unsubscribe();
+      };
+    },
+  };
+}

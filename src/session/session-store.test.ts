@@ -1,0 +1,135 @@
+import { deleteDB } from 'idb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BROKER_CHANNEL, type BrokerEvent } from '../../contract/broker';
+import { Broker } from '../../sw/broker/broker';
+import { deriveVaultKey } from '../../sw/vault/crypto';
+import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME, type VaultAccount } from '../../sw/vault/vault';
+import { createSession } from './session-store';
+
+// The real broker and vault run in this page, as they do where no service worker is active.
+const traits = { userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' };
+const farFuture = 4102444800;
+const jwt = (sub: string) => `e30.${btoa(JSON.stringify({ sub, exp: farFuture }))}.sig`;
+const account = (id: string, label: string): VaultAccount => ({
+  accountId: id,
+  label,
+  email: `${id}@example.com`,
+  profilePicture: null,
+  access: jwt(id),
+  refresh: `refresh-${id}`,
+  updatedAt: new Date().toISOString(),
+});
+
+let vault: Vault;
+let broker: Broker;
+const cleanups: Array<() => void> = [];
+
+async function setUp(accounts: VaultAccount[], selected: string | null) {
+  broker = new Broker(location.origin);
+  const own = broker;
+  cleanups.push(() => void own.close());
+  await broker.init(traits);
+  const db = await Vault.openDatabase();
+  vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
+  cleanups.push(() => vault.close());
+  for (const a of accounts) await vault.put(a);
+  await vault.setSetting(SELECTED_KEY, selected);
+  return createSession({ api: broker, fetch: (input, init) => broker.fetchWithToken(new Request(input, init)) });
+}
+
+beforeEach(async () => {
+  await deleteDB(VAULT_NAME);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanups.splice(0).forEach((cleanup) => cleanup());
+});
+
+describe('loading accounts', () => {
+  it('requires sign-in when no account is stored', async () => {
+    const session = await setUp([], null);
+    const loading = session.loadAccounts();
+    expect(session.state.loadingAccounts).toBe(true);
+    await loading;
+    expect(session.state).toMatchObject({ accounts: [], activeAccount: null, signInRequired: true, loadingAccounts: false, hasLoadedAccounts: true });
+  });
+
+  it('requires sign-in when accounts exist but none is selected', async () => {
+    const session = await setUp([account('a', 'Ada')], null);
+    await session.loadAccounts();
+    expect(session.state.accounts).toHaveLength(1);
+    expect(session.state.signInRequired).toBe(true);
+    expect(session.state.activeAccount).toBeNull();
+  });
+
+  it('clears a selection that names no stored account, and requires sign-in', async () => {
+    const session = await setUp([account('a', 'Ada')], 'gone');
+    await session.loadAccounts();
+    expect(session.state.signInRequired).toBe(true);
+    expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
+  });
+
+  it('makes the selected account active', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'b');
+    await session.loadAccounts();
+    expect(session.state.activeAccount?.accountId).toBe('b');
+    expect(session.state.signInRequired).toBe(false);
+    expect(JSON.stringify(session.state)).not.toContain('refresh-b');
+  });
+});
+
+describe('switching and signing out', () => {
+  it('switching stores the id and clears sign-in-required', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], null);
+    await session.loadAccounts();
+    await session.switchAccount('a');
+    expect(await vault.getSetting(SELECTED_KEY)).toBe('a');
+    expect(session.state.activeAccount?.accountId).toBe('a');
+    expect(session.state.signInRequired).toBe(false);
+  });
+
+  it('sign-out deletes only the active account and requires sign-in', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    await session.loadAccounts();
+    await session.signOut();
+    expect(session.state.activeAccount).toBeNull();
+    expect(session.state.signInRequired).toBe(true);
+    expect(session.state.accounts.map((a) => a.accountId)).toEqual(['b']);
+    expect((await vault.all()).map((a) => a.accountId)).toEqual(['b']);
+    expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
+  });
+});
+
+describe('authenticating', () => {
+  it('only logs a failure, and ends with authenticating=false and hasAuthenticated=true', async () => {
+    const session = await setUp([account('a', 'Ada')], 'a');
+    await session.loadAccounts();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const running = session.authenticate();
+    expect(session.state.authenticating).toBe(true);
+    await running; // no API server answers here: the profile call fails
+    expect(logged).toHaveBeenCalled();
+    expect(session.state).toMatchObject({ authenticating: false, hasAuthenticated: true, profile: null });
+  });
+});
+
+describe('other tabs', () => {
+  it('follows a selection made in another tab', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    await session.loadAccounts();
+    const channel = new BroadcastChannel(BROKER_CHANNEL);
+    cleanups.push(() => channel.close());
+    const received = new Promise<void>((resolve) => {
+      channel.onmessage = async (message: MessageEvent<BrokerEvent>) => {
+        await session.onBrokerEvent(message.data);
+        resolve();
+      };
+    });
+    const otherTab = new Broker(location.origin);
+    cleanups.push(() => void otherTab.close());
+    await otherTab.init(traits);
+    await otherTab.select('b');
+    await received;
+    expect(session.state.activeAccount?.accountId).toBe('b');
+  });
+});

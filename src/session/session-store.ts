@@ -1,0 +1,112 @@
+import { proxy } from 'valtio';
+import { profileSchema, type Profile } from '../../contract/accounts';
+import type { AccountSummary, BrokerEvent, BrokerSnapshot, SignInResult } from '../../contract/broker';
+import { ApiError } from '../api/errors';
+import type { BrokerConnection } from '../broker/connect';
+
+/** The spec's session state (§4). */
+export type SessionState = {
+  profile: Profile | null;
+  authenticating: boolean;
+  activeAccount: AccountSummary | null;
+  accounts: AccountSummary[];
+  loadingAccounts: boolean;
+  signInRequired: boolean;
+  hasAuthenticated: boolean;
+  hasLoadedAccounts: boolean;
+};
+
+export type Session = ReturnType<typeof createSession>;
+
+export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
+  const state = proxy<SessionState>({
+    profile: null,
+    authenticating: false,
+    activeAccount: null,
+    accounts: [],
+    loadingAccounts: false,
+    signInRequired: false,
+    hasAuthenticated: false,
+    hasLoadedAccounts: false,
+  });
+
+  /** Applies the broker's account set and selection, following the spec's loading rules. */
+  async function apply(snapshot: BrokerSnapshot): Promise<void> {
+    const previous = state.activeAccount?.accountId ?? null;
+    state.accounts = snapshot.accounts;
+    const selected = snapshot.accounts.find((account) => account.accountId === snapshot.selectedId) ?? null;
+    if (snapshot.selectedId !== null && !selected) await broker.api.select(null);
+    state.activeAccount = selected;
+    state.signInRequired = selected === null;
+    if ((selected?.accountId ?? null) !== previous) {
+      // Another account (or none) is active now: its profile has to be loaded afresh.
+      state.profile = null;
+      state.hasAuthenticated = false;
+    }
+  }
+
+  async function loadAccounts(): Promise<void> {
+    state.loadingAccounts = true;
+    try {
+      await apply(await broker.api.snapshot());
+    } finally {
+      state.loadingAccounts = false;
+      state.hasLoadedAccounts = true;
+    }
+  }
+
+  async function switchAccount(accountId: string): Promise<void> {
+    await broker.api.select(accountId);
+    await apply({ accounts: state.accounts, selectedId: accountId });
+    state.signInRequired = false;
+  }
+
+  /** Signs the active account out of this device; the other saved accounts stay. */
+  async function signOut(): Promise<void> {
+    await broker.api.signOut();
+    await loadAccounts();
+    state.activeAccount = null;
+    state.profile = null;
+    state.signInRequired = true;
+  }
+
+  /** Keeps the saved accounts but selects none, so the account picker shows. */
+  async function chooseAnotherAccount(): Promise<void> {
+    await broker.api.select(null);
+    await loadAccounts();
+  }
+
+  async function signIn(email: string, password: string): Promise<SignInResult> {
+    const result = await broker.api.signIn(email, password);
+    if (result.ok) await loadAccounts();
+    return result;
+  }
+
+  /** Loads the active account's profile and refreshes its saved label and picture; failures are only logged. */
+  async function authenticate(): Promise<void> {
+    const account = state.activeAccount;
+    state.authenticating = true;
+    try {
+      const response = await broker.fetch('/api/v1/auth/profile');
+      if (!response.ok) throw new ApiError(response.status, await response.text());
+      const profile = profileSchema.parse(await response.json());
+      if (state.activeAccount?.accountId !== account?.accountId) return; // switched meanwhile
+      state.profile = profile;
+      if (account && (account.label !== profile.full_name || account.profilePicture !== profile.profile_picture)) {
+        await broker.api.updateAccount(account.accountId, { label: profile.full_name, profilePicture: profile.profile_picture });
+      }
+    } catch (error) {
+      console.error('Loading the profile failed', error);
+    } finally {
+      state.authenticating = false;
+      state.hasAuthenticated = true;
+    }
+  }
+
+  /** Another tab (or the broker itself) changed the accounts: follow it. */
+  async function onBrokerEvent(event: BrokerEvent): Promise<void> {
+    await apply(event.snapshot);
+  }
+
+  return { state, loadAccounts, switchAccount, signOut, chooseAnotherAccount, signIn, authenticate, onBrokerEvent };
+}
