@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -28,7 +27,8 @@ export type ServerProcess = {
 
 /** Runs a TypeScript entry point of the repo (as `npm start` / `npm run admin` do) and collects its output. */
 export function runTs(entry: string, args: string[], env: Record<string, string>, stdin?: string) {
-  const child = spawn(process.execPath, [tsx, entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  // tsx as a loader in one process (its CLI forks a child that a SIGKILL would orphan).
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
