@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsRoutes } from './accounts/routes';
+import { avatarRoutes } from './avatars/routes';
+import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { installErrorHandling } from './errors';
@@ -43,6 +45,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
 
   await installSecurityHeaders(app);
   await app.register(accountsRoutes, { services });
+  await app.register(verificationRoutes, { services });
+  await app.register(avatarRoutes, { services });
   await installStaticFiles(app, config.staticDir);
   return app as unknown as FastifyInstance & { services: Services };
 }

@@ -60,6 +60,32 @@ export class AppError extends Error {
       'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
     });
   }
+  static codeExpired() {
+    return new AppError(400, 'The code has expired or was never sent; request a new one');
+  }
+  static codeWrong() {
+    return new AppError(400, 'The code is not correct');
+  }
+  static codeUsedUp() {
+    return new AppError(400, 'Too many wrong codes; request a new one');
+  }
+  static resendTooSoon(retryAfterSeconds: number) {
+    return new AppError(429, 'A code was sent a moment ago; wait a minute before asking for another', undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+  static alreadyVerified(what: string) {
+    return new AppError(409, `${what} is already verified`);
+  }
+  static mailFailed() {
+    return new AppError(503, 'The verification email could not be sent; try again later');
+  }
+  static notAnImage() {
+    return new AppError(400, 'Please select an image file.', 'image');
+  }
+  static verificationIncomplete() {
+    return new AppError(409, 'Verify your email and profile picture first');
+  }
   static unavailable() {
     return new AppError(503, 'The service is temporarily unavailable; try again shortly');
   }

@@ -9,6 +9,9 @@ import { AccessTokens } from './sessions/access-tokens';
 import { UserSessionsRepository } from './sessions/user-sessions-repository';
 import { UserSessionsService, type Authenticated } from './sessions/user-sessions-service';
 import { FailureThrottle } from './throttle/failure-throttle';
+import { Avatars } from './avatars/avatars';
+import { createMailer, type Mailer } from './mail/mailer';
+import { EmailCodes } from './verification/email-codes';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +26,8 @@ export type ServiceOptions = {
   clock?: Clock;
   /** Seconds a rotated refresh token stays usable when its answer was lost (default 30). */
   refreshGraceSeconds?: number;
+  /** Replaces the configured mail transport (SMTP_URL or the outbox). */
+  mailer?: Mailer;
 };
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -40,12 +45,16 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     clock,
   );
   const throttle = new FailureThrottle(db, clock);
-  const accounts = new AccountsService(new UsersRepository(db), sessions, throttle, { registration: config.registration, log }, clock);
+  const users = new UsersRepository(db);
+  const accounts = new AccountsService(users, sessions, throttle, { registration: config.registration, log }, clock);
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const emailCodes = new EmailCodes(db, users, mailer, log, clock);
+  const avatars = new Avatars(db, config.publicUrl, clock);
 
   /** preHandler: admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {
     request.auth = await sessions.authenticate(requireBearer(request));
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, authenticate };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, authenticate };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse, Profile } from '../../contract/accounts';
+import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
 import type { ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
@@ -80,6 +81,19 @@ export class AccountsService {
     const user = await this.users.findById(userId);
     if (!user) throw AppError.invalidToken();
     return toProfile(user);
+  }
+
+  async verificationStatus(userId: string): Promise<VerificationStatus> {
+    const { email_verified, avatar_verified, verified, profile_picture } = await this.profile(userId);
+    return { email_verified, avatar_verified, verified, profile_picture };
+  }
+
+  /** The last verification step: allowed once the email and the picture are both verified. */
+  async completeVerification(userId: string): Promise<VerificationStatus> {
+    const status = await this.verificationStatus(userId);
+    if (!status.email_verified || !status.avatar_verified) throw AppError.verificationIncomplete();
+    if (!status.verified) await this.users.markVerified(userId, this.clock());
+    return { ...status, verified: true };
   }
 
   /** Sets a new password and ends every session of the account. */

@@ -77,6 +77,10 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
   }
 
+  async markVerified(id: string, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ verified: 1, updated_at: now }).where('id', '=', id).execute();
+  }
+
   async recordLogin(id: string, now: number): Promise<void> {
     await this.db.updateTable('users').set({ last_login: now }).where('id', '=', id).execute();
   }

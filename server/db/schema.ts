@@ -61,10 +61,30 @@ export interface ThrottleTable {
   failures: number;
 }
 
+/** The one live email code of a user (a new request replaces it). */
+export interface EmailOtpsTable {
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  attempts: number;
+}
+
+export interface AvatarsTable {
+  /** Random and unguessable: the picture's URL is public so services can show it. */
+  id: string;
+  user_id: string;
+  content_type: string;
+  bytes: Buffer;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   user_sessions: UserSessionsTable;
   refresh_tokens: RefreshTokensTable;
   signing_keys: SigningKeysTable;
   throttle: ThrottleTable;
+  email_otps: EmailOtpsTable;
+  avatars: AvatarsTable;
 }

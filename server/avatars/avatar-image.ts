@@ -1,0 +1,24 @@
+import sharp from 'sharp';
+import { AppError } from '../errors';
+
+/** Formats accepted as pictures. SVG is refused: it is a document that can carry scripts. */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+// 40 megapixels: any real photo, while a decompression bomb (20000 × 20000) is refused unread.
+export const MAX_INPUT_PIXELS = 40_000_000;
+export const AVATAR_SIZE = 512;
+
+/**
+ * Decodes an uploaded picture and re-encodes it as a square WebP: turned upright, centre-cropped,
+ * and with every piece of metadata (EXIF, GPS, ICC comments) left behind.
+ */
+export async function normaliseAvatar(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
+  try {
+    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
+    const { format } = await image.metadata();
+    if (!format || !ACCEPTED_FORMATS.has(format)) throw AppError.notAnImage();
+    const output = await image.rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'centre' }).webp({ quality: 86 }).toBuffer();
+    return { bytes: output, contentType: 'image/webp' };
+  } catch {
+    throw AppError.notAnImage();
+  }
+}

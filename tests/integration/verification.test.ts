@@ -1,0 +1,188 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { jpegWithGps, pngClaiming, pngOf } from '../support/images';
+import { codeIn, startSmtpSink } from '../support/smtp-sink';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+let t: TestApp;
+let baseUrl: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+});
+afterAll(async () => smtp.close());
+beforeEach(async () => {
+  t = await startTestApp({ SMTP_URL: smtp.url });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterEach(async () => t.close());
+
+const profile = async (token: string) => (await call(t.app, 'GET', '/api/v1/auth/profile', { token })).body;
+const sendCode = (token: string) => call(t.app, 'POST', '/api/v1/auth/email', { token, body: {} });
+const confirm = (token: string, otp: string) => call(t.app, 'POST', '/api/v1/auth/email/otp', { token, body: { otp } });
+const mailTo = (email: string) => [...smtp.mails].reverse().find((mail) => mail.to.includes(email))!;
+
+async function upload(token: string, bytes: Buffer, filename = 'avatar.png', type = 'image/png') {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(bytes)], { type }), filename);
+  const response = await fetch(`${baseUrl}/api/v1/avatar`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('email verification', () => {
+  it('mails a 6-digit code over SMTP; the right code verifies the email once', async () => {
+    const user = await registerAndLogin(t.app);
+    expect((await sendCode(user.access)).status).toBe(200);
+    const mail = mailTo(user.email);
+    expect(mail.raw).toMatch(/Subject: \d{6} is your Home Guard verification code/);
+    expect(mail.raw).toMatch(/Content-Type: text\/html/);
+    expect(mail.raw).toMatch(/valid for 10 minutes/);
+    const code = codeIn(mail.raw);
+    const stored = await t.db.selectFrom('email_otps').selectAll().executeTakeFirstOrThrow();
+    expect(stored.code_hash).not.toContain(code);
+
+    expect((await confirm(user.access, code)).body).toMatchObject({ email_verified: true, avatar_verified: false, verified: false });
+    expect((await profile(user.access)).email_verified).toBe(true);
+    expect((await confirm(user.access, code)).status).toBe(400);
+  });
+
+  it('kills the code after 5 wrong tries: the 6th fails even when right', async () => {
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const code = codeIn(mailTo(user.email).raw);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) expect((await confirm(user.access, wrong)).status).toBe(400);
+    const sixth = await confirm(user.access, code);
+    expect(sixth.status).toBe(400);
+    expect(sixth.body.error).toMatch(/Too many wrong codes/);
+    expect((await profile(user.access)).email_verified).toBe(false);
+  });
+
+  it('refuses an expired code, and throttles resending', async () => {
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const resend = await sendCode(user.access);
+    expect(resend.status).toBe(429);
+    expect(resend.body.error).toMatch(/wait a minute/);
+    expect(Number(resend.headers['retry-after'])).toBeGreaterThan(0);
+    const code = codeIn(mailTo(user.email).raw);
+    t.advance(10 * 60_000 + 1);
+    const late = await confirm(user.access, code);
+    expect(late.status).toBe(400);
+    expect(late.body.error).toMatch(/expired/);
+    // Past the throttle a new code is sent, and it works.
+    expect((await sendCode(user.access)).status).toBe(200);
+    expect((await confirm(user.access, codeIn(mailTo(user.email).raw))).status).toBe(200);
+  });
+
+  it('refuses malformed codes with a field error', async () => {
+    const user = await registerAndLogin(t.app);
+    for (const otp of ['12345', '1234567', 'abcdef']) {
+      const answer = await confirm(user.access, otp);
+      expect(answer.status).toBe(400);
+      expect(answer.body.field).toBe('otp');
+    }
+  });
+
+  it('says so when the mail cannot be sent, and issues no code', async () => {
+    await t.close();
+    t = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' });
+    const user = await registerAndLogin(t.app);
+    const answer = await sendCode(user.access);
+    expect(answer.status).toBe(503);
+    expect(answer.body.error).toMatch(/could not be sent/);
+    expect(await t.db.selectFrom('email_otps').selectAll().execute()).toEqual([]);
+  });
+
+  it('writes the mail to DATA_DIR/outbox when no SMTP_URL is set', async () => {
+    await t.close();
+    t = await startTestApp();
+    const user = await registerAndLogin(t.app);
+    expect((await sendCode(user.access)).status).toBe(200);
+    const outbox = path.join(t.database.dataDir, 'outbox');
+    const files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+    expect(files).toHaveLength(1);
+    const code = codeIn(readFileSync(path.join(outbox, files[0]!), 'utf8'));
+    expect((await confirm(user.access, code)).body.email_verified).toBe(true);
+  });
+});
+
+describe('profile picture', () => {
+  it('stores a square WebP served from an unguessable public URL, and removes the old one', async () => {
+    const user = await registerAndLogin(t.app);
+    const first = await upload(user.access, await pngOf(800, 600));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ avatar_verified: true, email_verified: false });
+    const url = first.body.profile_picture as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/avatars\/[A-Za-z0-9_-]{32}\.webp$/);
+    const served = await t.app.inject({ url: new URL(url).pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/webp');
+    expect(served.headers['cache-control']).toContain('immutable');
+    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(await sharp(served.rawPayload).metadata()).toMatchObject({ width: 512, height: 512, format: 'webp' });
+    expect((await profile(user.access)).profile_picture).toBe(url);
+
+    const second = await upload(user.access, await pngOf(300, 300));
+    expect(second.body.profile_picture).not.toBe(url);
+    expect((await t.app.inject({ url: new URL(url).pathname })).statusCode).toBe(404);
+    expect(await t.db.selectFrom('avatars').select('id').execute()).toHaveLength(1);
+  });
+
+  it('strips EXIF and GPS data', async () => {
+    const user = await registerAndLogin(t.app);
+    const photo = await jpegWithGps();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const answer = await upload(user.access, photo, 'photo.jpg', 'image/jpeg');
+    expect(answer.status).toBe(200);
+    const stored = await t.db.selectFrom('avatars').select('bytes').executeTakeFirstOrThrow();
+    const meta = await sharp(Buffer.from(stored.bytes)).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(Buffer.from(stored.bytes).includes(Buffer.from('TestCam'))).toBe(false);
+  });
+
+  it('refuses everything that is not a safe image, storing nothing', async () => {
+    const user = await registerAndLogin(t.app);
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a3' } }).jpeg().toBuffer();
+    const cases: Array<[string, Buffer, string, string]> = [
+      ['text renamed .png', Buffer.from('hello, I am not a picture\n'.repeat(20)), 'avatar.png', 'image/png'],
+      ['SVG with a script', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>'), 'avatar.svg', 'image/svg+xml'],
+      ['truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'avatar.jpg', 'image/jpeg'],
+      ['20000×20000 PNG', await pngClaiming(20000, 20000), 'avatar.png', 'image/png'],
+      ['6 MB file', Buffer.alloc(6 * 1024 * 1024, 7), 'avatar.png', 'image/png'],
+    ];
+    for (const [name, bytes, filename, type] of cases) {
+      const answer = await upload(user.access, bytes, filename, type);
+      expect(answer.status, name).toBe(400);
+      expect(answer.body, name).toEqual({ error: 'Please select an image file.', field: 'image' });
+    }
+    const json = await call(t.app, 'PUT', '/api/v1/avatar', { token: user.access, body: { image: 'x' } });
+    expect(json.status).toBe(400);
+    const noToken = await fetch(`${baseUrl}/api/v1/avatar`, { method: 'PUT', body: new FormData() });
+    expect(noToken.status).toBe(401);
+    expect(await t.db.selectFrom('avatars').select('id').execute()).toEqual([]);
+    expect((await profile(user.access)).avatar_verified).toBe(false);
+    // Still healthy after all that.
+    expect((await upload(user.access, await pngOf(64, 64))).status).toBe(200);
+  });
+});
+
+describe('completing verification', () => {
+  it('answers 409 until both steps are done, changing nothing; then verifies', async () => {
+    const user = await registerAndLogin(t.app);
+    const early = await call(t.app, 'POST', '/api/v1/auth/verify', { token: user.access, body: {} });
+    expect(early.status).toBe(409);
+    expect(await profile(user.access)).toMatchObject({ email_verified: false, avatar_verified: false, verified: false });
+
+    await upload(user.access, await pngOf(64, 64));
+    expect((await call(t.app, 'POST', '/api/v1/auth/verify', { token: user.access, body: {} })).status).toBe(409);
+    await sendCode(user.access);
+    await confirm(user.access, codeIn(mailTo(user.email).raw));
+    const done = await call(t.app, 'POST', '/api/v1/auth/verify', { token: user.access });
+    expect(done.status).toBe(200);
+    expect(await profile(user.access)).toMatchObject({ email_verified: true, avatar_verified: true, verified: true });
+  });
+});
