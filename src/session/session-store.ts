@@ -103,10 +103,20 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     }
   }
 
+  let authenticating: Promise<void> | undefined;
+  /** Authenticates the active account once; later calls wait for that one. */
+  function ensureAuthenticated(): Promise<void> {
+    if (!state.activeAccount || state.hasAuthenticated) return Promise.resolve();
+    authenticating ??= authenticate().finally(() => {
+      authenticating = undefined;
+    });
+    return authenticating;
+  }
+
   /** Another tab (or the broker itself) changed the accounts: follow it. */
   async function onBrokerEvent(event: BrokerEvent): Promise<void> {
     await apply(event.snapshot);
   }
 
-  return { state, loadAccounts, switchAccount, signOut, chooseAnotherAccount, signIn, authenticate, onBrokerEvent };
+  return { state, loadAccounts, switchAccount, signOut, chooseAnotherAccount, signIn, authenticate, ensureAuthenticated, onBrokerEvent };
 }

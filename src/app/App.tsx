@@ -1,0 +1,69 @@
+import { Center, Stack, Text, Title } from '@mantine/core';
+import { RouterProvider } from '@tanstack/react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { subscribe } from 'valtio';
+import { errorMessage } from '../api/errors';
+import { startSession, type AppSession } from '../session/start-session';
+import { LoadingScreen } from '../ui/LoadingScreen';
+import { OfflineNotice, PageBrokerNotice, UpdatePrompt } from './Notices';
+import { createAppRouter } from './router';
+import { registerServiceWorker } from './service-worker';
+import { SessionContext } from './session-context';
+
+/** Who is signed in and what their profile says: when this changes, the route guards run again. */
+const guardKey = (session: AppSession) => {
+  const { activeAccount, signInRequired, profile, accounts } = session.state;
+  return JSON.stringify([activeAccount?.accountId, signInRequired, accounts.length, profile]);
+};
+
+function RoutedApp({ session }: { session: AppSession }) {
+  const router = useMemo(() => createAppRouter(session), [session]);
+  useEffect(() => {
+    let last = guardKey(session);
+    return subscribe(session.state, () => {
+      const next = guardKey(session);
+      if (next !== last) {
+        last = next;
+        void router.invalidate();
+      }
+    });
+  }, [router, session]);
+  return (
+    <SessionContext.Provider value={session}>
+      <RouterProvider router={router} />
+    </SessionContext.Provider>
+  );
+}
+
+export function App() {
+  const [session, setSession] = useState<AppSession | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
+
+  useEffect(() => {
+    registerServiceWorker((apply) => setApplyUpdate(() => apply));
+    startSession().then(setSession, (error: unknown) => setFailure(errorMessage(error)));
+  }, []);
+
+  return (
+    <>
+      <OfflineNotice />
+      {session?.connection.mode === 'page' && <PageBrokerNotice />}
+      {failure ? (
+        <Center h="100dvh" p="md">
+          <Stack align="center" ta="center">
+            <Title order={1} fz={24}>
+              Home Guard cannot start
+            </Title>
+            <Text c="dimmed">{failure}</Text>
+          </Stack>
+        </Center>
+      ) : session ? (
+        <RoutedApp session={session} />
+      ) : (
+        <LoadingScreen label="Connecting to local storage..." />
+      )}
+      {applyUpdate && <UpdatePrompt onReload={applyUpdate} />}
+    </>
+  );
+}

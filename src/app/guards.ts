@@ -1,0 +1,46 @@
+import { redirect, type ParsedLocation } from '@tanstack/react-router';
+import { z } from 'zod';
+import type { Profile } from '../../contract/accounts';
+import type { Session } from '../session/session-store';
+
+/**
+ * Only a path on this origin may be returned to: '/x', never '//evil.example' or
+ * 'https://evil.example' (an open redirect through the sign-in page).
+ */
+export function safeReturnPath(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
+  return value;
+}
+
+/** The `from` search parameter that carries where to return after signing in or verifying. */
+export const fromSearchSchema = z.object({
+  from: z.string().optional().catch(undefined).transform(safeReturnPath),
+});
+export type FromSearch = z.infer<typeof fromSearchSchema>;
+
+export const isFullyVerified = (profile: Profile) => profile.email_verified && profile.avatar_verified && profile.verified;
+
+/** Pages that need a signed-in account: send the visitor to pick or sign in, remembering the page. */
+export function requireSignIn(session: Session, location: ParsedLocation): void {
+  if (!session.state.signInRequired && session.state.activeAccount) return;
+  throw redirect({ to: session.state.accounts.length > 0 ? '/auth/authenticate' : '/auth/login', search: { from: location.href } });
+}
+
+/** Any profile flag still false: the verification flow comes first. */
+export async function requireVerified(session: Session, location: ParsedLocation): Promise<void> {
+  await session.ensureAuthenticated();
+  const profile = session.state.profile;
+  if (profile && !isFullyVerified(profile)) throw redirect({ to: '/verify', search: { from: location.href } });
+}
+
+/** Auth pages: a signed-in visitor goes back where they came from, or home. */
+export function leaveAuthPagesWhenSignedIn(session: Session, search: FromSearch): void {
+  if (session.state.signInRequired || !session.state.activeAccount) return;
+  const target = safeReturnPath(search.from);
+  throw target ? redirect({ href: target }) : redirect({ to: '/' });
+}
+
+export async function requireAdmin(session: Session): Promise<void> {
+  await session.ensureAuthenticated();
+  if (!session.state.profile?.is_admin) throw redirect({ to: '/not-allowed' });
+}

@@ -1,0 +1,88 @@
+import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { AdminPlaceholder } from '../features/admin/AdminPlaceholder';
+import { RegisterPage } from '../features/auth/RegisterPage';
+import { SelectAccountPage } from '../features/auth/SelectAccountPage';
+import { SignInPage } from '../features/auth/SignInPage';
+import { NotAllowedPage, NotFoundPage } from '../features/errors/ErrorPages';
+import { HomePage } from '../features/profile/HomePage';
+import { PersonalInfoPage } from '../features/profile/PersonalInfoPage';
+import { MainShell } from '../features/shell/MainShell';
+import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
+import type { AppSession } from '../session/start-session';
+import { fromSearchSchema, leaveAuthPagesWhenSignedIn, requireAdmin, requireSignIn, requireVerified } from './guards';
+
+export type RouterContext = { session: AppSession };
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFoundPage,
+});
+
+// Auth pages: /auth/login, /auth/register, /auth/authenticate (not /auth itself).
+const authPages = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'auth-pages',
+  validateSearch: fromSearchSchema,
+  beforeLoad: ({ context, search }) => leaveAuthPagesWhenSignedIn(context.session, search),
+});
+const loginRoute = createRoute({ getParentRoute: () => authPages, path: '/auth/login', component: () => <SignInPage search={loginRoute.useSearch()} /> });
+const registerRoute = createRoute({ getParentRoute: () => authPages, path: '/auth/register', component: () => <RegisterPage search={registerRoute.useSearch()} /> });
+const selectAccountRoute = createRoute({
+  getParentRoute: () => authPages,
+  path: '/auth/authenticate',
+  beforeLoad: ({ context, search }) => {
+    if (context.session.state.accounts.length === 0) throw redirect({ to: '/auth/login', search });
+  },
+  component: () => <SelectAccountPage search={selectAccountRoute.useSearch()} />,
+});
+
+// Everything else needs a signed-in account; all but /verify also need a verified one.
+const signedIn = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  beforeLoad: ({ context, location }) => requireSignIn(context.session, location),
+});
+const verifyRoute = createRoute({ getParentRoute: () => signedIn, path: '/verify', validateSearch: fromSearchSchema, component: VerifyWelcomePage });
+const verified = createRoute({
+  getParentRoute: () => signedIn,
+  id: 'verified',
+  beforeLoad: ({ context, location }) => requireVerified(context.session, location),
+  component: MainShell,
+});
+const homeRoute = createRoute({ getParentRoute: () => verified, path: '/', component: HomePage });
+const personalInfoRoute = createRoute({ getParentRoute: () => verified, path: '/personal-info', component: PersonalInfoPage });
+const notAllowedRoute = createRoute({ getParentRoute: () => verified, path: '/not-allowed', component: NotAllowedPage });
+
+const adminRoute = createRoute({
+  getParentRoute: () => verified,
+  path: '/admin',
+  beforeLoad: ({ context }) => requireAdmin(context.session),
+});
+const adminIndexRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/admin/api-services' });
+  },
+});
+const adminScreens = [
+  ['api-services', 'API Services'],
+  ['users', 'Users'],
+  ['user-sessions', 'User Sessions'],
+  ['service-sessions', 'Service Sessions'],
+].map(([path, title]) => createRoute({ getParentRoute: () => adminRoute, path: `/${path}`, component: () => <AdminPlaceholder title={title!} /> }));
+
+const routeTree = rootRoute.addChildren([
+  authPages.addChildren([loginRoute, registerRoute, selectAccountRoute]),
+  signedIn.addChildren([verifyRoute, verified.addChildren([homeRoute, personalInfoRoute, notAllowedRoute, adminRoute.addChildren([adminIndexRoute, ...adminScreens])])]),
+]);
+
+export function createAppRouter(session: AppSession) {
+  return createRouter({ routeTree, context: { session }, defaultPreload: false, scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

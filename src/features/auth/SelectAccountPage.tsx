@@ -1,0 +1,55 @@
+import { Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useSnapshot } from 'valtio';
+import type { FromSearch } from '../../app/guards';
+import { useSession } from '../../app/session-context';
+import { AccountAvatar } from '../../ui/AccountAvatar';
+import { PlusIcon } from '../../ui/icons';
+import { AnchorLink } from '../../ui/links';
+import { AuthCard } from './AuthCard';
+import classes from './SelectAccountPage.module.css';
+
+export function SelectAccountPage({ search }: { search: FromSearch }) {
+  const session = useSession();
+  const { accounts } = useSnapshot(session.state);
+  return (
+    <AuthCard title="Select Account" subtitle="Choose an account to continue.">
+      <Paper withBorder radius="md">
+        <Stack gap={0} component="ul" className={classes.list} aria-label="Saved accounts">
+          {accounts.map((account) => (
+            <li key={account.accountId}>
+              <UnstyledButton className={classes.row} onClick={() => void session.switchAccount(account.accountId)}>
+                <Group wrap="nowrap">
+                  <AccountAvatar src={account.profilePicture} name={account.label} radius="xl" />
+                  <div style={{ minWidth: 0 }}>
+                    <Text fw={600} truncate>
+                      {account.label}
+                    </Text>
+                    <Text size="sm" c="dimmed" truncate>
+                      {account.email}
+                    </Text>
+                  </div>
+                </Group>
+              </UnstyledButton>
+            </li>
+          ))}
+          <li>
+            <AnchorLink to="/auth/login" search={search} className={classes.row} underline="never" c="inherit">
+              <Group wrap="nowrap">
+                <AccountAvatar src={null} name="" radius="xl" color="gray">
+                  <PlusIcon size={18} />
+                </AccountAvatar>
+                <Text fw={600}>Add new account</Text>
+              </Group>
+            </AnchorLink>
+          </li>
+        </Stack>
+      </Paper>
+      <Text size="xs" c="dimmed" ta="center">
+        Accounts are remembered on this device only.{' '}
+        <AnchorLink to="/auth/register" search={search} size="xs">
+          Create an account
+        </AnchorLink>
+      </Text>
+    </AuthCard>
+  );
+}

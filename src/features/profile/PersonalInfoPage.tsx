@@ -1,0 +1,27 @@
+import { Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useSnapshot } from 'valtio';
+import { useSession } from '../../app/session-context';
+import { AccountAvatar } from '../../ui/AccountAvatar';
+
+/** The profile picture and full name, read-only (spec §2). */
+export function PersonalInfoPage() {
+  const session = useSession();
+  const { profile, activeAccount } = useSnapshot(session.state);
+  const name = profile?.full_name ?? activeAccount?.label ?? '';
+  return (
+    <Stack gap="lg" maw={720}>
+      <div>
+        <Title order={1} fz={28}>
+          Personal Info
+        </Title>
+        <Text c="dimmed">Your details as services that you sign in to see them.</Text>
+      </div>
+      <Paper withBorder radius="lg" p="lg">
+        <Group gap="lg" align="center" wrap="nowrap">
+          <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} size={88} radius={88} />
+          <TextInput label="Full name" value={name} readOnly style={{ flex: 1 }} />
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,94 @@
+import { AppShell, Group, Menu, NavLink, ScrollArea, Stack, Tabs, Text, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { Link, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
+import { useSnapshot } from 'valtio';
+import { useSession } from '../../app/session-context';
+import { AccountAvatar } from '../../ui/AccountAvatar';
+import { LogoutIcon, SwitchIcon } from '../../ui/icons';
+import { Logo } from '../../ui/Logo';
+import { isActive, visibleGroups } from './navigation';
+
+function AccountMenu() {
+  const session = useSession();
+  const { activeAccount, profile } = useSnapshot(session.state);
+  const name = profile?.full_name ?? activeAccount?.label ?? '';
+  return (
+    <Menu position="bottom-end" width={240} withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label="Account menu">
+          <Group gap="xs" wrap="nowrap">
+            <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} radius="xl" size={34} />
+            <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
+              {name}
+            </Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{activeAccount?.email}</Menu.Label>
+        <Menu.Item leftSection={<SwitchIcon size={16} />} onClick={() => void session.chooseAnotherAccount()}>
+          Switch account
+        </Menu.Item>
+        <Menu.Item color="red" leftSection={<LogoutIcon size={16} />} onClick={() => void session.signOut()}>
+          Sign Out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** Sidebar on wide screens, a tab strip on narrow ones (spec §2). */
+export function MainShell() {
+  const session = useSession();
+  const { profile } = useSnapshot(session.state);
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const wide = useMediaQuery('(min-width: 48em)', true);
+  const groups = visibleGroups(profile?.is_admin ?? false);
+  const items = groups.flatMap((group) => group.items);
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: true } }} padding="md">
+      <AppShell.Header px="md">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Link to="/" style={{ color: 'inherit', textDecoration: 'none' }}>
+            <Logo />
+          </Link>
+          <AccountMenu />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main navigation">
+        <AppShell.Section grow component={ScrollArea}>
+          <Stack gap="lg">
+            {groups.map((group) => (
+              <div key={group.label}>
+                <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+                  {group.label}
+                </Text>
+                {group.items.map((item) => (
+                  <NavLink key={item.to} component={Link} to={item.to} label={item.label} leftSection={<item.icon size={18} />} active={isActive(item, pathname)} variant="light" style={{ borderRadius: 'var(--mantine-radius-md)' }} />
+                ))}
+              </div>
+            ))}
+          </Stack>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        {!wide && (
+          <Tabs value={items.find((item) => isActive(item, pathname))?.to ?? null} onChange={(to) => to && void navigate({ to })} mb="md" variant="pills" aria-label="Main navigation">
+            <ScrollArea type="never">
+              <Tabs.List style={{ flexWrap: 'nowrap' }}>
+                {items.map((item) => (
+                  <Tabs.Tab key={item.to} value={item.to} leftSection={<item.icon size={16} />}>
+                    {item.label}
+                  </Tabs.Tab>
+                ))}
+              </Tabs.List>
+            </ScrollArea>
+          </Tabs>
+        )}
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
