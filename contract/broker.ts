@@ -54,3 +54,6 @@ export type BrokerEvent =
   | { type: 'signed-out'; accountId: string; snapshot: BrokerSnapshot };
 
 export const BROKER_CHANNEL = 'guard-broker';
+
+/** Posted to the service worker with a MessagePort on which it exposes the broker (Comlink). */
+export const BROKER_CONNECT_MESSAGE = 'guard-connect';

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { BROKER_CHANNEL, type BrokerApi, type BrokerEvent } from '../../contract/broker';
+import { BROKER_CHANNEL, BROKER_CONNECT_MESSAGE, type BrokerApi, type BrokerEvent } from '../../contract/broker';
 
 /** How the page reaches the broker, and how it sends first-party API requests. */
 export type BrokerConnection = {
@@ -12,7 +12,6 @@ export type BrokerConnection = {
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 };
 
-export const CONNECT_MESSAGE = 'guard-connect';
 // A stopped worker leaves a Comlink port hanging without an answer or an error.
 const CALL_TIMEOUT_MS = 8_000;
 // How long to wait for the worker to claim a freshly loaded page before running the broker here.
@@ -42,7 +41,7 @@ function workerApi(): BrokerApi {
     const worker = navigator.serviceWorker.controller;
     if (!worker) throw new Error('No database connection available.');
     const { port1, port2 } = new MessageChannel();
-    worker.postMessage({ type: CONNECT_MESSAGE }, [port2]);
+    worker.postMessage({ type: BROKER_CONNECT_MESSAGE }, [port2]);
     remote = Comlink.wrap<BrokerApi>(port1);
     return remote;
   };

@@ -1,0 +1,42 @@
+/// <reference lib="webworker" />
+import * as Comlink from 'comlink';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { BROKER_CONNECT_MESSAGE, type BrokerApi } from '../contract/broker';
+import { Broker, isBrokeredRequest } from './broker/broker';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+
+const broker = new Broker(self.location.origin);
+
+// Only the broker's verbs cross to the page: none of them returns a token.
+const api: BrokerApi = {
+  init: (traits) => broker.init(traits),
+  snapshot: () => broker.snapshot(),
+  signIn: (email, password) => broker.signIn(email, password),
+  select: (accountId) => broker.select(accountId),
+  signOut: () => broker.signOut(),
+  remove: (accountId) => broker.remove(accountId),
+  updateAccount: (accountId, changes) => broker.updateAccount(accountId, changes),
+};
+
+// Bearer tokens for first-party API calls. Registered before the precache routes so it wins.
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (!isBrokeredRequest(url, self.location.origin) || event.request.headers.has('authorization')) return;
+  event.respondWith(broker.fetchWithToken(event.request));
+});
+
+// The app shell works offline; every page path is the single-page app.
+cleanupOutdatedCaches();
+precacheAndRoute(self.__WB_MANIFEST);
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/avatars\//, /^\/\.well-known\//] }));
+
+self.addEventListener('message', (event) => {
+  const data = event.data as { type?: string } | undefined;
+  if (data?.type === BROKER_CONNECT_MESSAGE && event.ports[0]) Comlink.expose(api, event.ports[0]);
+  // A new version waits until the person accepts the "reload to update" prompt.
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
