@@ -18,11 +18,13 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['contract/**/*.test.ts', 'server/**/*.test.ts'] } },
       {
+        // Pre-bundled up front: discovering them mid-run makes Vite reload the test page.
+        optimizeDeps: {
+          include: ['idb', 'comlink', 'valtio', 'zod', 'react', 'react-dom/client', '@tanstack/react-router', '@mantine/core', '@mantine/hooks', '@conform-to/react', '@conform-to/zod/v4', 'workbox-window'],
+        },
         test: {
           name: 'browser',
           include: ['src/**/*.test.{ts,tsx}', 'sw/**/*.test.ts'],
-          // Pre-bundled up front: discovering them mid-run makes Vite reload the test page.
-          deps: { optimizer: { client: { include: ['idb', 'comlink', 'valtio', 'zod', 'react', 'react-dom/client', '@tanstack/react-router', '@mantine/core', '@mantine/hooks', '@conform-to/react', '@conform-to/zod/v4', 'workbox-window'] } } },
           browser: { enabled: true, provider: chromium, headless: true, instances: [{ browser: 'chromium' }] },
         },
       },

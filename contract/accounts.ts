@@ -16,6 +16,11 @@ export const registerFormSchema = registerRequestSchema
   .refine((form) => form.password === form.repeat_password, {
     message: 'Password does not match',
     path: ['repeat_password'],
+    // Compare as soon as both are typed, even while other fields still have errors.
+    when: ({ value }) => {
+      const form = value as { password?: unknown; repeat_password?: unknown };
+      return typeof form.password === 'string' && typeof form.repeat_password === 'string' && form.repeat_password !== '';
+    },
   });
 
 export const registerResponseSchema = z.object({ id: z.string() });

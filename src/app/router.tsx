@@ -7,6 +7,12 @@ import { NotAllowedPage, NotFoundPage } from '../features/errors/ErrorPages';
 import { HomePage } from '../features/profile/HomePage';
 import { PersonalInfoPage } from '../features/profile/PersonalInfoPage';
 import { MainShell } from '../features/shell/MainShell';
+import { AvatarStepPage } from '../features/verify/AvatarStepPage';
+import { EmailStepPage } from '../features/verify/EmailStepPage';
+import { OtpPage } from '../features/verify/OtpPage';
+import { ReviewPage } from '../features/verify/ReviewPage';
+import { requireStep, verifyFlow } from '../features/verify/verify-flow';
+import type { VerifyStep } from '../features/verify/verify-steps';
 import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
 import type { AppSession } from '../session/start-session';
 import { fromSearchSchema, leaveAuthPagesWhenSignedIn, requireAdmin, requireSignIn, requireVerified } from './guards';
@@ -42,7 +48,26 @@ const signedIn = createRoute({
   id: 'signed-in',
   beforeLoad: ({ context, location }) => requireSignIn(context.session, location),
 });
-const verifyRoute = createRoute({ getParentRoute: () => signedIn, path: '/verify', validateSearch: fromSearchSchema, component: VerifyWelcomePage });
+// The verification flow: each step shows only while the profile is at it (verify-flow.ts).
+const atStep = (step: VerifyStep | 'any') => ({ context }: { context: RouterContext }) => requireStep(context.session, step);
+const verifyRoute = createRoute({
+  getParentRoute: () => signedIn,
+  path: '/verify',
+  validateSearch: fromSearchSchema,
+  beforeLoad: ({ search }) => {
+    if (search.from) verifyFlow.from = search.from;
+  },
+});
+const verifyWelcomeRoute = createRoute({
+  getParentRoute: () => verifyRoute,
+  path: '/',
+  beforeLoad: atStep('any'),
+  component: VerifyWelcomePage,
+});
+const verifyEmailRoute = createRoute({ getParentRoute: () => verifyRoute, path: '/email', beforeLoad: atStep('email'), component: EmailStepPage });
+const verifyOtpRoute = createRoute({ getParentRoute: () => verifyRoute, path: '/email/otp', beforeLoad: atStep('email'), component: OtpPage });
+const verifyAvatarRoute = createRoute({ getParentRoute: () => verifyRoute, path: '/avatar', beforeLoad: atStep('avatar'), component: AvatarStepPage });
+const verifyReviewRoute = createRoute({ getParentRoute: () => verifyRoute, path: '/review', beforeLoad: atStep('review'), component: ReviewPage });
 const verified = createRoute({
   getParentRoute: () => signedIn,
   id: 'verified',
@@ -74,7 +99,7 @@ const adminScreens = [
 
 const routeTree = rootRoute.addChildren([
   authPages.addChildren([loginRoute, registerRoute, selectAccountRoute]),
-  signedIn.addChildren([verifyRoute, verified.addChildren([homeRoute, personalInfoRoute, notAllowedRoute, adminRoute.addChildren([adminIndexRoute, ...adminScreens])])]),
+  signedIn.addChildren([verifyRoute.addChildren([verifyWelcomeRoute, verifyEmailRoute, verifyOtpRoute, verifyAvatarRoute, verifyReviewRoute]), verified.addChildren([homeRoute, personalInfoRoute, notAllowedRoute, adminRoute.addChildren([adminIndexRoute, ...adminScreens])])]),
 ]);
 
 export function createAppRouter(session: AppSession) {

@@ -1,16 +1,17 @@
-import { Button, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
+import { ButtonLink } from '../../ui/links';
 import { AuthCard } from '../auth/AuthCard';
 
-/** /verify: the welcome page of the verification flow (its steps arrive with the verification feature). */
+/** /verify: the welcome page of the verification flow. */
 export function VerifyWelcomePage() {
   return (
     <AuthCard title="Verify your account" subtitle="Before you use Home Guard, confirm your email address and add a profile picture.">
       <Text size="sm" c="dimmed" ta="center">
-        It takes about a minute.
+        It takes about a minute: a code by email, then a picture of you.
       </Text>
-      <Button size="md" fullWidth disabled>
+      <ButtonLink to="/verify/email" size="md" fullWidth>
         Start Verification
-      </Button>
+      </ButtonLink>
     </AuthCard>
   );
 }

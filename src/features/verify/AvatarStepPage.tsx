@@ -1,0 +1,96 @@
+import { Alert, Button, Center, FileButton, Group, Stack } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { AVATAR_FIELD, verificationStatusSchema } from '../../../contract/verification';
+import { callApi } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import { useSession } from '../../app/session-context';
+import { AccountAvatar } from '../../ui/AccountAvatar';
+import { CameraCapture } from './CameraCapture';
+import { VerifyFrame } from './VerifyFrame';
+
+export const NOT_AN_IMAGE = 'Please select an image file.';
+
+/** Step 2: a picture from a file or the camera; Next uploads it. */
+export function AvatarStepPage() {
+  const session = useSession();
+  const { profile } = useSnapshot(session.state);
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [camera, setCamera] = useState(false);
+  const [uploading, setUploading] = useState(false);
+
+  useEffect(() => {
+    if (!file) return setPreview(null);
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const choose = (picked: File | null) => {
+    setFailure(null);
+    if (!picked) return;
+    if (!picked.type.startsWith('image/')) {
+      setFile(null);
+      setFailure(NOT_AN_IMAGE);
+      return;
+    }
+    setFile(picked);
+  };
+
+  const upload = async () => {
+    if (!file) return;
+    setUploading(true);
+    setFailure(null);
+    try {
+      const form = new FormData();
+      form.append(AVATAR_FIELD, file, file.name);
+      await callApi(session.connection, 'PUT', '/api/v1/avatar', verificationStatusSchema, form);
+      await session.authenticate();
+    } catch (error) {
+      console.error('Uploading the picture failed', error);
+      setFailure(errorMessage(error));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  return (
+    <VerifyFrame step="avatar" title="Add a profile picture" subtitle="Services you sign in to show this picture, so people know it is you.">
+      <Stack gap="md">
+        {failure && (
+          <Alert color="red" variant="light" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <Center>
+          <AccountAvatar src={preview} name={profile?.full_name ?? ''} size={128} radius={128} />
+        </Center>
+        <Group grow>
+          <FileButton onChange={choose} accept="image/*">
+            {(props) => (
+              <Button variant="default" {...props}>
+                Choose a picture
+              </Button>
+            )}
+          </FileButton>
+          <Button variant="default" onClick={() => setCamera(true)}>
+            Use the camera
+          </Button>
+        </Group>
+        <Button onClick={() => void upload()} disabled={!file} loading={uploading} size="md">
+          Next
+        </Button>
+      </Stack>
+      <CameraCapture
+        opened={camera}
+        onClose={() => setCamera(false)}
+        onCapture={(captured) => {
+          setCamera(false);
+          choose(captured);
+        }}
+      />
+    </VerifyFrame>
+  );
+}

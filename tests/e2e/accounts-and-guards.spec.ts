@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import { verifiedPerson } from './support/api';
+import { signIn } from './support/ui';
+
+test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
+  const ada = await verifiedPerson('ada');
+  const bob = await verifiedPerson('bob');
+  const tab = await context.newPage();
+  await tab.goto('/auth/login');
+  await signIn(tab, ada);
+  await expect(tab.getByRole('heading', { name: `Welcome, ${ada.name}` })).toBeVisible();
+
+  // Add a second account: leave the active one, then "Add new account".
+  await tab.getByRole('button', { name: 'Account menu' }).click();
+  await tab.getByRole('menuitem', { name: 'Switch account' }).click();
+  await expect(tab.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await tab.getByRole('link', { name: 'Add new account' }).click();
+  await signIn(tab, bob);
+  await expect(tab.getByRole('heading', { name: `Welcome, ${bob.name}` })).toBeVisible();
+
+  const other = await context.newPage();
+  await other.goto('/');
+  await expect(other.getByRole('heading', { name: `Welcome, ${bob.name}` })).toBeVisible();
+
+  await tab.getByRole('button', { name: 'Account menu' }).click();
+  await tab.getByRole('menuitem', { name: 'Switch account' }).click();
+  const saved = tab.getByRole('list', { name: 'Saved accounts' });
+  await expect(saved.getByText(ada.email)).toBeVisible();
+  await expect(saved.getByText(bob.email)).toBeVisible();
+  await saved.getByRole('button', { name: new RegExp(ada.name) }).click();
+  await expect(tab.getByRole('heading', { name: `Welcome, ${ada.name}` })).toBeVisible();
+  // The other tab follows without a reload.
+  await expect(other.getByRole('heading', { name: `Welcome, ${ada.name}` })).toBeVisible();
+
+  await tab.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(tab.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await expect(saved.getByText(bob.email)).toBeVisible();
+  await expect(saved.getByText(ada.email)).toBeHidden();
+  await expect(other.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+});
+
+test('signed out, a protected page sends to sign-in and comes back after it', async ({ page }) => {
+  const person = await verifiedPerson('guard');
+  await page.goto('/personal-info');
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fpersonal-info$/);
+  await signIn(page, person);
+  await expect(page).toHaveURL(/\/personal-info$/);
+  await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await expect(page.getByLabel('Full name')).toHaveValue(person.name);
+
+  // With a saved account but none active, the way back goes through the account picker.
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  await page.goto('/personal-info');
+  await expect(page).toHaveURL(/\/auth\/authenticate\?from=%2Fpersonal-info$/);
+  await page.getByRole('list', { name: 'Saved accounts' }).getByRole('button', { name: new RegExp(person.name) }).click();
+  await expect(page).toHaveURL(/\/personal-info$/);
+});
+
+test('a return address off this site is ignored after sign-in', async ({ page }) => {
+  const person = await verifiedPerson('redirect');
+  await page.goto('/auth/login?from=%2F%2Fevil.example%2Fsteal');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  expect(new URL(page.url()).host).toBe('127.0.0.1:8181');
+});
+
+test('a regular user is kept out of the admin area, and unknown paths show 404', async ({ page }) => {
+  const person = await verifiedPerson('regular');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  await page.goto('/admin/users');
+  await expect(page).toHaveURL(/\/not-allowed$/);
+  await expect(page.getByText('this resource is not allowed')).toBeVisible();
+  await page.goto('/nope');
+  await expect(page.getByRole('heading', { name: '404 - Not Found' })).toBeVisible();
+});
+
+test('an administrator sees the Admin group, highlighted by path prefix', async ({ page }) => {
+  await page.goto('/auth/login');
+  await signIn(page, { email: 'admin@e2e.test', password: 'Admin-secret1' });
+  await expect(page.getByRole('heading', { name: 'Welcome, Ada Admin' })).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('data-active', 'true');
+  await nav.getByRole('link', { name: 'Users' }).click();
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  await expect(nav.getByRole('link', { name: 'Users' })).toHaveAttribute('data-active', 'true');
+  await expect(nav.getByRole('link', { name: 'Home' })).not.toHaveAttribute('data-active', 'true');
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/admin\/api-services$/);
+});

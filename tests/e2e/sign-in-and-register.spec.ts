@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
+import { pageReadableTokens, screenshots, signIn } from './support/ui';
+
+test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
+  const person = newPerson('reg');
+  await page.goto('/auth/register');
+  await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
+  await page.getByLabel('Full name').fill(person.name);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Phone (optional)').fill('+44 20 7946 0000');
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByLabel('Repeat password').fill(person.password);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText('Account has been created. You can now log into your new account')).toBeVisible();
+  await expect(page.getByLabel('Full name')).toHaveValue('');
+
+  // The verification screens have their own tests; here the person verifies from another device.
+  await verifyThroughApi(person);
+  await page.getByRole('link', { name: 'Log In' }).click();
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+
+  expect(await pageReadableTokens(page)).toEqual([]);
+  const stored = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('guard-local', 3);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const accounts = await new Promise<any[]>((resolve) => {
+      const request = db.transaction('accounts').objectStore('accounts').getAll();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return accounts.map((account) => ({
+      email: account.email,
+      label: account.label,
+      accessIsBytes: account.access.data instanceof Uint8Array,
+      refreshIsBytes: account.refresh.data instanceof Uint8Array,
+      ivLengths: [account.access.iv.length, account.refresh.iv.length],
+      accessText: new TextDecoder('latin1').decode(account.access.data),
+    }));
+  });
+  expect(stored).toHaveLength(1);
+  expect(stored[0]).toMatchObject({ email: person.email, label: person.name, accessIsBytes: true, refreshIsBytes: true, ivLengths: [12, 12] });
+  expect(stored[0]!.accessText).not.toContain('eyJ');
+});
+
+test('sign-in validation messages and server errors', async ({ page }) => {
+  await page.goto('/auth/login');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await expect(page.getByText('Password is required')).toBeVisible();
+  await page.getByLabel('Email').fill('not-an-email');
+  await expect(page.getByText('Invalid email')).toBeVisible(); // re-validates on change
+  await page.getByLabel('Email').fill('nobody@e2e.test');
+  await expect(page.getByText('Invalid email')).toBeHidden();
+  await page.getByLabel('Password', { exact: true }).fill('Wrong-password1');
+  await expect(page.getByText('Password is required')).toBeHidden();
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+});
+
+test('registration validation messages and server errors', async ({ page }) => {
+  await page.goto('/auth/register');
+  await page.getByRole('button', { name: 'Register' }).click();
+  for (const message of ['Full name is required', 'Email is required', 'Password is required', 'Repeat password is required']) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  }
+  const password = page.getByLabel('Password', { exact: true });
+  const cases: Array<[string, string]> = [
+    ['Ab1', 'Password must be at least 8 characters long'],
+    ['12345678', 'Password must contain characters'],
+    ['lowercase1', 'Password should contain at least 1 uppercase character'],
+    ['NoDigitsAtAll', 'Password should contain at least 1 digit'],
+  ];
+  for (const [value, message] of cases) {
+    await password.fill(value);
+    await expect(page.getByText(message)).toBeVisible();
+  }
+  await page.getByLabel('Email').fill('broken@');
+  await expect(page.getByText('Invalid email')).toBeVisible();
+  await password.fill('Good-password1');
+  await page.getByLabel('Repeat password').fill('Other-password1');
+  await expect(page.getByText('Password does not match')).toBeVisible();
+
+  const existing = newPerson('taken');
+  await register(existing);
+  await page.getByLabel('Full name').fill('Someone Else');
+  await page.getByLabel('Email').fill(existing.email.toUpperCase());
+  await page.getByLabel('Repeat password').fill('Good-password1');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Failed to create an account. Email is already registered');
+});
+
+test('screenshots of the sign-in screens, the picker, home and personal info', async ({ page }) => {
+  const person = await verifiedPerson('shot');
+  await page.goto('/auth/login');
+  await screenshots(page, 'sign-in');
+  await page.goto('/auth/register');
+  await screenshots(page, 'register');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await screenshots(page, 'home');
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await screenshots(page, 'personal-info');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await screenshots(page, 'select-account');
+});

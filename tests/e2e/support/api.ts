@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+
+/** Seed data through the server's public API, as a second device of the same person would. */
+export const E2E_URL = 'http://127.0.0.1:8181';
+const dataDir = () => {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  return dir;
+};
+
+export type Person = { name: string; email: string; password: string };
+
+let counter = 0;
+export function newPerson(prefix = 'user'): Person {
+  counter += 1;
+  const id = `${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
+  return { name: `${prefix[0]!.toUpperCase()}${prefix.slice(1)} ${id.slice(-4)}`, email: `${prefix}.${id}@e2e.test`, password: 'Correct-horse1' };
+}
+
+async function json(method: string, url: string, body?: unknown, token?: string, base = E2E_URL) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(`${base}${url}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export const register = (person: Person, base = E2E_URL) => json('POST', '/api/v1/register', { full_name: person.name, email: person.email, password: person.password }, undefined, base);
+export const login = async (person: Person, base = E2E_URL) => (await json('POST', '/api/v1/auth/login', { email: person.email, password: person.password }, undefined, base)) as { access: string; refresh: string; id: string };
+
+/** The newest verification code mailed to `email` (the e2e server writes mails to its outbox). */
+export function latestCodeFor(email: string, outboxDir = path.join(dataDir(), 'outbox')): string {
+  const files = readdirSync(outboxDir)
+    .filter((name) => name.endsWith('.eml'))
+    .map((name) => path.join(outboxDir, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  for (const file of files) {
+    const mail = readFileSync(file, 'utf8');
+    if (mail.includes(`To: ${email}`)) return /verification code is: (\d{6})/.exec(mail)![1]!;
+  }
+  throw new Error(`no mail to ${email} in ${outboxDir}`);
+}
+
+export const avatarPng = (colour = '#1c7ed6') => sharp({ create: { width: 256, height: 256, channels: 3, background: colour } }).png().toBuffer();
+
+/** Completes verification through the API: email code from the outbox, a picture, verify. */
+export async function verifyThroughApi(person: Person, base = E2E_URL, outboxDir?: string): Promise<void> {
+  const { access } = await login(person, base);
+  await json('POST', '/api/v1/auth/email', {}, access, base);
+  await json('POST', '/api/v1/auth/email/otp', { otp: latestCodeFor(person.email, outboxDir) }, access, base);
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(await avatarPng())], { type: 'image/png' }), 'avatar.png');
+  const uploaded = await fetch(`${base}/api/v1/avatar`, { method: 'PUT', headers: { authorization: `Bearer ${access}` }, body: form });
+  if (!uploaded.ok) throw new Error(`avatar upload: ${uploaded.status}`);
+  await json('POST', '/api/v1/auth/verify', {}, access, base);
+}
+
+/** A registered, fully verified person. */
+export async function verifiedPerson(prefix = 'user', base = E2E_URL, outboxDir?: string): Promise<Person> {
+  const person = newPerson(prefix);
+  await register(person, base);
+  await verifyThroughApi(person, base, outboxDir);
+  return person;
+}

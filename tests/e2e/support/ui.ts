@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+import type { Person } from './api';
+
+export const SCREENSHOT_DIR = 'test-results/screenshots';
+
+/** Signs in through the Sign In form. */
+export async function signIn(page: Page, person: Pick<Person, 'email' | 'password'>): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+/** Screenshots of the current page at the spec's two sizes, wide and narrow. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const original = page.viewportSize();
+  for (const [width, height, label] of [[1280, 800, 'wide'], [390, 844, 'narrow']] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300); // let the layout settle after the resize
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png`, fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** Every JWT-looking string the page itself can read: storage, cookies and window globals. */
+export function pageReadableTokens(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const jwt = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g;
+    const found: string[] = [];
+    const scan = (text: string | null | undefined) => found.push(...(text?.match(jwt) ?? []));
+    for (const storage of [localStorage, sessionStorage]) for (let i = 0; i < storage.length; i++) scan(storage.getItem(storage.key(i)!));
+    scan(document.cookie);
+    for (const key of Object.keys(window)) {
+      try {
+        const value = (window as unknown as Record<string, unknown>)[key];
+        if (typeof value === 'string') scan(value);
+        else if (value && typeof value === 'object' && !(value instanceof Node)) scan(JSON.stringify(value));
+      } catch {
+        // cyclic or unreadable: not a plain token holder
+      }
+    }
+    return found;
+  });
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
+import { verifiedPerson } from './support/api';
+import { signIn } from './support/ui';
+
+const controlled = (page: Page) => expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+const profileCalls = (page: Page, count: number) =>
+  page.evaluate((n) => Promise.all(Array.from({ length: n }, () => fetch('/api/v1/auth/profile').then((r) => r.status))), count);
+
+test.describe('with 2-second access tokens', () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  test.beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-ttl-'));
+    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: 'dist', ACCESS_TOKEN_TTL: '2', LOG_LEVEL: 'info' });
+  });
+  test.afterAll(async () => {
+    await server.stop();
+  });
+
+  test('two tabs firing 10 calls each after expiry cause exactly one refresh, and all 20 succeed', async ({ context }) => {
+    const person = await verifiedPerson('ttl', server.url, path.join(dataDir, 'outbox'));
+    const first = await context.newPage();
+    await first.goto(`${server.url}/auth/login`);
+    await signIn(first, person);
+    await expect(first.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+    const second = await context.newPage();
+    await second.goto(server.url);
+    await expect(second.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+    await controlled(first);
+    await controlled(second);
+
+    await first.waitForTimeout(2_500); // the access token has expired now
+    const refreshesBefore = server.output().split('/api/v1/auth/refresh').length;
+    const [a, b] = await Promise.all([profileCalls(first, 10), profileCalls(second, 10)]);
+    expect([...a, ...b]).toEqual(Array(20).fill(200));
+    const refreshes = server.output().split('/api/v1/auth/refresh').length - refreshesBefore;
+    // The server logs each incoming request with its URL once.
+    expect(refreshes).toBe(1);
+  });
+});
+
+test('a refused refresh (session revoked) removes the account and sends every tab to sign-in', async ({ context }) => {
+  const person = await verifiedPerson('revoked');
+  const first = await context.newPage();
+  await first.goto('/auth/login');
+  await signIn(first, person);
+  await expect(first.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  const second = await context.newPage();
+  await second.goto('/personal-info');
+  await expect(second.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await controlled(first);
+
+  // The administrator's CLI resets the password, which ends every session of the account.
+  const reset = runTs('server/cli/admin.ts', ['reset-password', '--email', person.email], { DATA_DIR: process.env.E2E_DATA_DIR!, HOME_GUARD_PASSWORD: 'Brand-new-pass1' });
+  expect(await reset.exited, reset.stderr()).toBe(0);
+
+  expect(await profileCalls(first, 1)).toEqual([401]);
+  for (const tab of [first, second]) {
+    await expect(tab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  }
+  const accounts = await first.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('guard-local', 3);
+      request.onsuccess = () => resolve(request.result);
+    });
+    const count = await new Promise<number>((resolve) => {
+      const request = db.transaction('accounts').objectStore('accounts').count();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return count;
+  });
+  expect(accounts).toBe(0);
+});
+
+test('offline, a reload shows the app with its saved account and an offline notice', async ({ page, context }) => {
+  const person = await verifiedPerson('offline');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await controlled(page);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByText('You are offline.')).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 2_000 });
+  await context.setOffline(false);
+  await expect(page.getByText('You are offline.')).toBeHidden();
+});

@@ -1,0 +1,152 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { codeIn, startSmtpSink } from '../support/smtp-sink';
+import { avatarPng, login, newPerson, register } from './support/api';
+import { screenshots, signIn } from './support/ui';
+
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+let server: ServerProcess;
+
+test.beforeAll(async () => {
+  smtp = await startSmtpSink();
+  server = await startServerProcess({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-mail-')), STATIC_DIR: 'dist', SMTP_URL: smtp.url });
+});
+test.afterAll(async () => {
+  await server.stop();
+  await smtp.close();
+});
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const profileOf = async (person: { email: string; password: string }) => {
+  const { access } = await login({ ...person, name: '' }, server.url);
+  return (await fetch(`${server.url}/api/v1/auth/profile`, { headers: { authorization: `Bearer ${access}` } })).json();
+};
+
+/** Signs in with a fresh account and walks to the picture step. */
+async function throughEmailStep(page: Page, person: ReturnType<typeof newPerson>) {
+  await page.goto(`${server.url}/personal-info`);
+  await signIn(page, person);
+  await expect(page).toHaveURL(/\/verify\?from=%2Fpersonal-info$/);
+  await page.getByRole('link', { name: 'Start Verification' }).click();
+  const email = page.getByLabel('Email');
+  await expect(email).toHaveAttribute('placeholder', `${person.email[0]}${'*'.repeat(person.email.length - 2)}${person.email.at(-1)}`);
+  const next = page.getByRole('button', { name: 'Next' });
+  await email.fill(person.email.toUpperCase());
+  await expect(next).toBeDisabled();
+  await email.fill(person.email);
+  await expect(next).toBeEnabled();
+  await next.click();
+  await expect(page.getByRole('heading', { name: 'Enter the code' })).toBeVisible();
+  await expect.poll(() => smtp.mails.some((mail) => mail.to.includes(person.email))).toBe(true);
+  const code = codeIn(smtp.mails.filter((mail) => mail.to.includes(person.email)).at(-1)!.raw);
+  const verify = page.getByRole('button', { name: 'Verify' });
+  await page.getByLabel('Verification code').first().click();
+  await page.keyboard.type(code.slice(0, 5));
+  await expect(verify).toBeDisabled();
+  await page.keyboard.type(code.slice(5));
+  await expect(verify).toBeEnabled();
+  await verify.click();
+  await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
+}
+
+test('a new account verifies its email by SMTP and a picture, then lands on the page it asked for', async ({ page }) => {
+  const person = newPerson('verify');
+  await register(person, server.url);
+  await throughEmailStep(page, person);
+
+  const picture = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-pic-')), 'me.png');
+  writeFileSync(picture, await avatarPng('#e8590c'));
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Choose a picture' }).click();
+  await (await chooser).setFiles(picture);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
+  await screenshots(page, 'verify-review');
+  await page.getByRole('button', { name: 'Finish' }).click();
+
+  await expect(page).toHaveURL(/\/personal-info$/);
+  const profile = await profileOf(person);
+  expect(profile).toMatchObject({ email_verified: true, avatar_verified: true, verified: true });
+  await page.getByRole('link', { name: 'Home' }).first().click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expect(page.locator(`img[src="${profile.profile_picture}"]`).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  await expect(page.getByRole('list', { name: 'Saved accounts' }).locator(`img[src="${profile.profile_picture}"]`)).toBeVisible();
+});
+
+test('a wrong code and an early resend are explained', async ({ page }) => {
+  const person = newPerson('mistakes');
+  await register(person, server.url);
+  await page.goto(`${server.url}/auth/login`);
+  await signIn(page, person);
+  await page.getByRole('link', { name: 'Start Verification' }).click();
+  await screenshots(page, 'verify-email');
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Verification code').first().click();
+  await page.keyboard.type('000000');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/The code is not correct|Too many wrong codes/);
+  await page.getByRole('button', { name: 'Send a new code' }).click();
+  await expect(page.getByRole('alert')).toHaveText('A code was sent a moment ago; wait a minute before asking for another');
+});
+
+async function cameraBrowser(extra: string[]): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', ...extra] });
+}
+
+test('a file that is no image is refused; the camera captures a PNG named avatar.png; a denied camera says so', async () => {
+  const person = newPerson('camera');
+  await register(person, server.url);
+  const allowed = await cameraBrowser(['--use-fake-ui-for-media-stream']);
+  try {
+    // Without a service worker the broker runs in the page, so its uploads can be watched here.
+    const page = await (await allowed.newContext({ serviceWorkers: 'block' })).newPage();
+    await page.addInitScript(() => {
+      const uploads: Array<{ field: string; name: string; type: string }> = [];
+      (window as unknown as { uploads: typeof uploads }).uploads = uploads;
+      const send = window.fetch.bind(window);
+      window.fetch = async (input, init) => {
+        const request = new Request(input, init);
+        if (request.headers.get('content-type')?.startsWith('multipart/form-data')) {
+          for (const [field, value] of await request.clone().formData()) if (value instanceof File) uploads.push({ field, name: value.name, type: value.type });
+        }
+        return send(request);
+      };
+    });
+    await throughEmailStep(page, person);
+
+    const notes = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-txt-')), 'notes.txt');
+    writeFileSync(notes, 'not a picture');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose a picture' }).click();
+    await (await chooser).setFiles(notes);
+    await expect(page.getByRole('alert')).toHaveText('Please select an image file.');
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+    await page.getByRole('button', { name: 'Use the camera' }).click();
+    await expect(page.getByRole('button', { name: 'Capture' })).toBeEnabled();
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { uploads: unknown[] }).uploads)).toEqual([{ field: 'image', name: 'avatar.png', type: 'image/png' }]);
+  } finally {
+    await allowed.close();
+  }
+
+  const denied = await cameraBrowser(['--deny-permission-prompts']);
+  try {
+    const other = newPerson('nocamera');
+    await register(other, server.url);
+    const page = await (await denied.newContext()).newPage();
+    await throughEmailStep(page, other);
+    await page.getByRole('button', { name: 'Use the camera' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Unable to access camera.');
+  } finally {
+    await denied.close();
+  }
+});
