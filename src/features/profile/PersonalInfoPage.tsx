@@ -14,7 +14,7 @@ export function PersonalInfoPage() {
         <Title order={1} fz={28}>
           Personal Info
         </Title>
-        <Text c="dimmed">Your details as services that you sign in to see them.</Text>
+        <Text c="dimmed">Your details, as the services you sign in to see them.</Text>
       </div>
       <Paper withBorder radius="lg" p="lg">
         <Group gap="lg" align="center" wrap="nowrap">
