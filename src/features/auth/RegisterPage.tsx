@@ -1,14 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { registerFormSchema, type RegisterRequest } from '../../../contract/accounts';
-import { capitalise, messageFromResponseText } from '../../api/errors';
+import { messageFromResponseText } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
 import { AnchorLink } from '../../ui/links';
+import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
 import { AuthCard } from './AuthCard';
-
-type Outcome = { kind: 'success' | 'error'; message: string } | null;
 
 /** Spec §8's registration messages. */
 async function register(body: RegisterRequest): Promise<Outcome> {
@@ -20,7 +19,7 @@ async function register(body: RegisterRequest): Promise<Outcome> {
   }
   if (response.status === 200) return { kind: 'success', message: 'Account has been created. You can now log into your new account' };
   const text = await response.text().catch(() => '');
-  return { kind: 'error', message: `Failed to create an account. ${capitalise(messageFromResponseText(text))}` };
+  return { kind: 'error', message: `Failed to create an account. ${messageFromResponseText(text)}` };
 }
 
 export function RegisterPage({ search }: { search: FromSearch }) {
@@ -48,11 +47,7 @@ export function RegisterPage({ search }: { search: FromSearch }) {
     <AuthCard title="Sign Up" subtitle="Create your Home Guard account to use your home services.">
       <form {...getFormProps(form)}>
         <Stack gap="md">
-          {outcome && (
-            <Alert color={outcome.kind === 'success' ? 'green' : 'red'} variant="light" role={outcome.kind === 'error' ? 'alert' : 'status'}>
-              {outcome.message}
-            </Alert>
-          )}
+          <OutcomeAlert outcome={outcome} />
           <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Full name" placeholder="Ada Lovelace" autoComplete="name" error={fields.full_name.errors?.[0]} />
           <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" placeholder="you@example.com" autoComplete="email" error={fields.email.errors?.[0]} />
           <TextInput {...getInputProps(fields.phone_number, { type: 'tel' })} key={fields.phone_number.key} label="Phone (optional)" placeholder="+1 555 0100" autoComplete="tel" error={fields.phone_number.errors?.[0]} />

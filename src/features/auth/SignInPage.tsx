@@ -1,20 +1,18 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { loginRequestSchema } from '../../../contract/accounts';
-import { capitalise, errorMessage } from '../../api/errors';
+import { capitalise } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
 import { useSession } from '../../app/session-context';
 import { AnchorLink } from '../../ui/links';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../ui/use-async-action';
 import { AuthCard } from './AuthCard';
-
-type Outcome = { kind: 'success' | 'error'; message: string } | null;
 
 export function SignInPage({ search }: { search: FromSearch }) {
   const session = useSession();
-  const [submitting, setSubmitting] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const submitting = useAsyncAction('Signing in');
   const [form, fields] = useForm({
     id: 'sign-in',
     shouldValidate: 'onSubmit',
@@ -23,21 +21,16 @@ export function SignInPage({ search }: { search: FromSearch }) {
     onSubmit: async (event, { submission }) => {
       event.preventDefault();
       if (submission?.status !== 'success') return;
-      setSubmitting(true);
-      setOutcome(null);
-      try {
-        const result = await session.signIn(submission.value.email, submission.value.password);
-        if (result.ok) {
-          setOutcome({ kind: 'success', message: 'You have successfully logged in' });
-          form.reset();
-        } else {
-          setOutcome({ kind: 'error', message: capitalise(result.error || 'Unexpected error happened') });
-        }
-      } catch (error) {
-        setOutcome({ kind: 'error', message: errorMessage(error) });
-      } finally {
-        setSubmitting(false);
-      }
+      const { email, password } = submission.value;
+      await submitting.run(async () => {
+        const result = await session.signIn(email, password);
+        if (result.ok) form.reset();
+        submitting.setOutcome(
+          result.ok
+            ? { kind: 'success', message: 'You have successfully logged in' }
+            : { kind: 'error', message: capitalise(result.error || 'Unexpected error happened') },
+        );
+      });
     },
   });
 
@@ -45,11 +38,7 @@ export function SignInPage({ search }: { search: FromSearch }) {
     <AuthCard title="Sign In" subtitle="Enter your credentials to access home services and tools.">
       <form {...getFormProps(form)}>
         <Stack gap="md">
-          {outcome && (
-            <Alert color={outcome.kind === 'success' ? 'green' : 'red'} variant="light" role={outcome.kind === 'error' ? 'alert' : 'status'}>
-              {outcome.message}
-            </Alert>
-          )}
+          <OutcomeAlert outcome={submitting.outcome} />
           <TextInput
             {...getInputProps(fields.email, { type: 'email' })}
             key={fields.email.key}
@@ -66,7 +55,7 @@ export function SignInPage({ search }: { search: FromSearch }) {
             autoComplete="current-password"
             error={fields.password.errors?.[0]}
           />
-          <Button type="submit" loading={submitting} fullWidth size="md">
+          <Button type="submit" loading={submitting.busy} fullWidth size="md">
             Log In
           </Button>
         </Stack>

@@ -1,11 +1,12 @@
-import { Alert, Button, Center, FileButton, Group, Stack } from '@mantine/core';
+import { Button, Center, FileButton, Group, Stack } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { AVATAR_FIELD, verificationStatusSchema } from '../../../contract/verification';
 import { callApi } from '../../api/client';
-import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { AccountAvatar } from '../../ui/AccountAvatar';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../ui/use-async-action';
 import { CameraCapture } from './CameraCapture';
 import { VerifyFrame } from './VerifyFrame';
 
@@ -17,9 +18,8 @@ export function AvatarStepPage() {
   const { profile } = useSnapshot(session.state);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const [camera, setCamera] = useState(false);
-  const [uploading, setUploading] = useState(false);
+  const uploading = useAsyncAction('Uploading the picture');
 
   useEffect(() => {
     if (!file) return setPreview(null);
@@ -29,41 +29,26 @@ export function AvatarStepPage() {
   }, [file]);
 
   const choose = (picked: File | null) => {
-    setFailure(null);
+    uploading.setOutcome(null);
     if (!picked) return;
-    if (!picked.type.startsWith('image/')) {
-      setFile(null);
-      setFailure(NOT_AN_IMAGE);
-      return;
-    }
-    setFile(picked);
+    const image = picked.type.startsWith('image/');
+    setFile(image ? picked : null);
+    if (!image) uploading.setOutcome({ kind: 'error', message: NOT_AN_IMAGE });
   };
 
-  const upload = async () => {
-    if (!file) return;
-    setUploading(true);
-    setFailure(null);
-    try {
+  const upload = () =>
+    uploading.run(async () => {
+      if (!file) return;
       const form = new FormData();
       form.append(AVATAR_FIELD, file, file.name);
       await callApi(session.connection, 'PUT', '/api/v1/avatar', verificationStatusSchema, form);
       await session.authenticate();
-    } catch (error) {
-      console.error('Uploading the picture failed', error);
-      setFailure(errorMessage(error));
-    } finally {
-      setUploading(false);
-    }
-  };
+    });
 
   return (
     <VerifyFrame step="avatar" title="Add a profile picture" subtitle="Services you sign in to show this picture, so people know it is you.">
       <Stack gap="md">
-        {failure && (
-          <Alert color="red" variant="light" role="alert">
-            {failure}
-          </Alert>
-        )}
+        <OutcomeAlert outcome={uploading.outcome} />
         <Center>
           <AccountAvatar src={preview} name={profile?.full_name ?? ''} size={128} radius={128} />
         </Center>
@@ -79,7 +64,7 @@ export function AvatarStepPage() {
             Use the camera
           </Button>
         </Group>
-        <Button onClick={() => void upload()} disabled={!file} loading={uploading} size="md">
+        <Button onClick={() => void upload()} disabled={!file} loading={uploading.busy} size="md">
           Next
         </Button>
       </Stack>

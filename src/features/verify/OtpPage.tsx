@@ -1,60 +1,44 @@
-import { Alert, Anchor, Button, Group, PinInput, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, PinInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { OTP_LENGTH, verificationStatusSchema } from '../../../contract/verification';
 import { callApi } from '../../api/client';
-import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session-context';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../ui/use-async-action';
 import { VerifyFrame } from './VerifyFrame';
-
-type Notice = { kind: 'error' | 'info'; message: string } | null;
 
 /** The code from the mail; the right one moves the flow on by itself (the profile changes). */
 export function OtpPage() {
   const session = useSession();
   const { profile } = useSnapshot(session.state);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice>(null);
+  const action = useAsyncAction('Email verification');
 
-  const confirm = async () => {
-    setBusy(true);
-    setNotice(null);
-    try {
-      await callApi(session.connection, 'POST', '/api/v1/auth/email/otp', verificationStatusSchema, { otp: code });
+  const confirm = () =>
+    action.run(async () => {
+      try {
+        await callApi(session.connection, 'POST', '/api/v1/auth/email/otp', verificationStatusSchema, { otp: code });
+      } finally {
+        setCode('');
+      }
       await session.authenticate();
-    } catch (error) {
-      console.error('Confirming the code failed', error);
-      setNotice({ kind: 'error', message: errorMessage(error) });
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  const resend = async () => {
-    setNotice(null);
-    try {
+  const resend = () =>
+    action.run(async () => {
       await callApi(session.connection, 'POST', '/api/v1/auth/email', verificationStatusSchema);
-      setNotice({ kind: 'info', message: 'A new code is on its way.' });
-    } catch (error) {
-      console.error('Requesting a new code failed', error);
-      setNotice({ kind: 'error', message: errorMessage(error) });
-    }
-  };
+      action.setOutcome({ kind: 'info', message: 'A new code is on its way.' });
+    });
 
   return (
     <VerifyFrame step="email" title="Enter the code" subtitle={`We sent a ${OTP_LENGTH}-digit code to ${profile?.email ?? 'your email'}. It is valid for 10 minutes.`}>
       <Stack gap="md">
-        {notice && (
-          <Alert color={notice.kind === 'error' ? 'red' : 'blue'} variant="light" role={notice.kind === 'error' ? 'alert' : 'status'}>
-            {notice.message}
-          </Alert>
-        )}
+        <OutcomeAlert outcome={action.outcome} />
         <Group justify="center">
           <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" ariaLabel="Verification code" autoFocus />
         </Group>
-        <Button onClick={() => void confirm()} disabled={code.length !== OTP_LENGTH} loading={busy} size="md">
+        <Button onClick={() => void confirm()} disabled={code.length !== OTP_LENGTH} loading={action.busy} size="md">
           Verify
         </Button>
         <Text size="sm" ta="center" c="dimmed">

@@ -11,11 +11,11 @@ export function stepOf(profile: Pick<Profile, 'email_verified' | 'avatar_verifie
   return 'done';
 }
 
+/** The index of a step among VERIFY_STEPS (review and done are both the last). */
+export const stepIndex = (step: VerifyStep): number => (step === 'email' ? 0 : step === 'avatar' ? 1 : 2);
+
 /** Progress percent = step index / (steps − 1) (spec §9). */
-export function progressOf(step: VerifyStep): number {
-  const index = step === 'email' ? 0 : step === 'avatar' ? 1 : 2;
-  return (index / (VERIFY_STEPS.length - 1)) * 100;
-}
+export const progressOf = (step: VerifyStep): number => (stepIndex(step) / (VERIFY_STEPS.length - 1)) * 100;
 
 /** The email step's placeholder: first character, asterisks, last character (spec §9). */
 export function maskEmail(email: string): string {
