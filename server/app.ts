@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsRoutes } from './accounts/routes';
+import { apiServicesRoutes } from './api-services/routes';
 import { avatarRoutes } from './avatars/routes';
+import { oauthRoutes } from './oauth/routes';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -47,6 +49,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(accountsRoutes, { services });
   await app.register(verificationRoutes, { services });
   await app.register(avatarRoutes, { services });
+  await app.register(apiServicesRoutes, { services });
+  await app.register(oauthRoutes, { services });
   await installStaticFiles(app, config.staticDir);
   return app as unknown as FastifyInstance & { services: Services };
 }

@@ -9,9 +9,20 @@ import { AccessTokens } from './sessions/access-tokens';
 import { UserSessionsRepository } from './sessions/user-sessions-repository';
 import { UserSessionsService, type Authenticated } from './sessions/user-sessions-service';
 import { FailureThrottle } from './throttle/failure-throttle';
+import { ApiServicesRepository } from './api-services/api-services-repository';
+import { ApiServicesService } from './api-services/api-services-service';
 import { Avatars } from './avatars/avatars';
+import { AppError } from './errors';
 import { createMailer, type Mailer } from './mail/mailer';
 import { EmailCodes } from './verification/email-codes';
+import { Authorization } from './oauth/authorization';
+import { clientAuthThrottle } from './oauth/client-throttle';
+import { EndSession } from './oauth/end-session';
+import { IdTokenHints } from './oauth/id-token-hints';
+import { ServiceSessionsRepository } from './oauth/service-sessions-repository';
+import { TokenEndpoint } from './oauth/token-endpoint';
+import { TokenIntrospection } from './oauth/token-introspection';
+import { TokenIssuer } from './oauth/token-issuer';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,8 +49,9 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const keys = new SigningKeys(db, clock);
   await keys.ensure();
   const accessTokens = new AccessTokens(keys, config.publicUrl, config.accessTokenTtl, clock);
+  const userSessionsRepository = new UserSessionsRepository(db);
   const sessions = new UserSessionsService(
-    new UserSessionsRepository(db),
+    userSessionsRepository,
     accessTokens,
     { refreshTokenTtlSeconds: config.refreshTokenTtl, refreshGraceSeconds: options.refreshGraceSeconds ?? 30 },
     clock,
@@ -51,10 +63,29 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
 
+  const apiServicesRepository = new ApiServicesRepository(db);
+  const apiServices = new ApiServicesService(apiServicesRepository, clock);
+  const serviceSessions = new ServiceSessionsRepository(db);
+  const hints = new IdTokenHints(keys, config.publicUrl);
+  const tokenIssuer = new TokenIssuer(keys, config.publicUrl, config.accessTokenTtl, clock);
+  const oauth = {
+    services: apiServicesRepository,
+    authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, config.publicUrl, clock),
+    tokens: new TokenEndpoint(serviceSessions, users, userSessionsRepository, tokenIssuer, config.refreshTokenTtl, clock),
+    introspection: new TokenIntrospection(serviceSessions, apiServicesRepository, users, clock),
+    endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
+  };
+  const oauthClientThrottle = clientAuthThrottle(throttle);
+
   /** preHandler: admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {
     request.auth = await sessions.authenticate(requireBearer(request));
   };
+  /** preHandler: as `authenticate`, and the account must be an administrator (403 otherwise). */
+  const requireAdmin = async (request: FastifyRequest) => {
+    await authenticate(request);
+    if (!request.auth!.isAdmin) throw AppError.forbidden();
+  };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, authenticate };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, authenticate, requireAdmin };
 }

@@ -79,6 +79,78 @@ export interface AvatarsTable {
   created_at: number;
 }
 
+/** An OpenID Connect client. Lists are JSON arrays of strings; the secret is kept only hashed. */
+export interface ApiServicesTable {
+  id: string;
+  name: string;
+  description: string;
+  client_id: string;
+  client_secret_hash: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  scopes: string;
+  grant_types: string;
+  is_active: Flag;
+  icon_url: string | null;
+  id_token_signed_response_alg: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One per successful code exchange: what a service holds on behalf of a user. */
+export interface ServiceSessionsTable {
+  id: string;
+  service_id: string;
+  user_id: string;
+  user_session_id: string | null;
+  scope: string;
+  ip_address: string | null;
+  auth_time: number;
+  issued_at: number;
+  expires_at: number;
+  last_active: number;
+  revoked_at: number | null;
+}
+
+export interface OauthCodesTable {
+  code_hash: string;
+  service_id: string;
+  user_id: string;
+  user_session_id: string;
+  redirect_uri: string;
+  scope: string;
+  nonce: string | null;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  auth_time: number;
+  ip_address: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** The session its exchange created, revoked if the code is replayed. */
+  service_session_id: string | null;
+}
+
+/** Opaque access and refresh tokens issued to services, kept only hashed. */
+export interface ServiceTokensTable {
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  /** The scopes this token carries (a refresh may narrow the session's). */
+  scope: string;
+  service_session_id: string;
+  created_at: number;
+  expires_at: number;
+  /** A refresh token is used once; an access token is never marked. */
+  used_at: number | null;
+}
+
+export interface ConsentsTable {
+  user_id: string;
+  service_id: string;
+  scope: string;
+  granted_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   user_sessions: UserSessionsTable;
@@ -87,4 +159,9 @@ export interface DB {
   throttle: ThrottleTable;
   email_otps: EmailOtpsTable;
   avatars: AvatarsTable;
+  api_services: ApiServicesTable;
+  service_sessions: ServiceSessionsTable;
+  oauth_codes: OauthCodesTable;
+  service_tokens: ServiceTokensTable;
+  consents: ConsentsTable;
 }

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T0000-initial';
 import * as verification from './2026-11-22T0100-verification';
+import * as oidc from './2026-11-22T0200-oidc';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0000-initial': initial,
   '2026-11-22T0100-verification': verification,
+  '2026-11-22T0200-oidc': oidc,
 };

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** The authorization request's parameters as the consent screen reads them (all optional text). */
+export const authorizationParamsSchema = z.object({
+  client_id: z.string().max(200).optional(),
+  redirect_uri: z.string().max(2000).optional(),
+  response_type: z.string().max(100).optional(),
+  scope: z.string().max(1000).optional(),
+  state: z.string().max(2000).optional(),
+  nonce: z.string().max(500).optional(),
+  code_challenge: z.string().max(200).optional(),
+  code_challenge_method: z.string().max(20).optional(),
+  prompt: z.string().max(100).optional(),
+  max_age: z.string().max(20).optional(),
+  login_hint: z.string().max(300).optional(),
+  id_token_hint: z.string().max(8000).optional(),
+});
+export type AuthorizationParams = z.infer<typeof authorizationParamsSchema>;
+export const AUTHORIZATION_PARAMS = Object.keys(authorizationParamsSchema.shape) as Array<keyof AuthorizationParams>;
+
+/** GET /api/v1/oauth/authorize: a valid request, as the consent screen shows it. */
+export const authorizationCheckSchema = z.object({
+  service: z.object({ client_id: z.string(), name: z.string(), icon_url: z.string().nullable() }),
+  scopes: z.array(z.string()),
+  redirect_uri: z.string(),
+  state: z.string().nullable(),
+  issuer: z.string(),
+  prompt: z.array(z.string()),
+  max_age: z.number().nullable(),
+  login_hint: z.string().nullable(),
+  /** The user the id_token_hint names (its `sub`), when a valid hint was sent. */
+  hinted_subject: z.string().nullable(),
+});
+export type AuthorizationCheck = z.infer<typeof authorizationCheckSchema>;
+
+/** An OAuth error answer; `redirect_to` is set when the error goes back to the service. */
+export const oauthErrorSchema = z.object({
+  error: z.string(),
+  error_description: z.string().optional(),
+  redirect_to: z.string().optional(),
+});
+export type OAuthErrorBody = z.infer<typeof oauthErrorSchema>;
+
+/** POST /api/v1/oauth/code */
+export const codeResponseSchema = z.object({ code: z.string(), redirect_to: z.string() });
+
+/** POST /api/v1/oauth/end-session */
+export const endSessionRequestSchema = z.object({
+  id_token_hint: z.string().max(8000).optional(),
+  post_logout_redirect_uri: z.string().max(2000).optional(),
+  state: z.string().max(2000).optional(),
+  client_id: z.string().max(200).optional(),
+});
+export const endSessionResponseSchema = z.object({
+  /** Where to send the browser, or null to stay on the signed-out page. */
+  redirect_to: z.string().nullable(),
+  /** The user whose account this device should sign out, when the hint named one. */
+  subject: z.string().nullable(),
+});
+
+/** The redirect back to a service: its registered URI with the given parameters added. */
+export function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) url.searchParams.set(key, value);
+  return url.toString();
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { requiredText } from './fields';
+
+/** Scopes a service may ask for, and what the consent screen says of each (spec §2). */
+export const SCOPE_DESCRIPTIONS = {
+  openid: 'Access your account id and use it',
+  email: 'View your email address',
+  profile: 'View your profile image',
+  offline_access: 'Stay signed in to it while you are away',
+} as const;
+export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
+export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export const ID_TOKEN_ALGS = ['RS256', 'ES256'] as const;
+
+/** An absolute http(s) URL without a fragment (RFC 6749 §3.1.2), compared byte for byte later. */
+export const redirectUriField = z
+  .string({ error: 'URI must be text' })
+  .max(2000, 'URI is too long')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hash === '' && !value.includes('#');
+    } catch {
+      return false;
+    }
+  }, 'Each URI must be an absolute http(s) URL without a fragment');
+
+const uriList = z.array(redirectUriField, { error: 'URIs must be a list' }).max(20, 'At most 20 URIs');
+
+/** The admin's service form (spec §5 messages); grant types default to authorization_code. */
+export const apiServiceInputSchema = z.object({
+  name: requiredText('Name', 120),
+  description: requiredText('Description', 1000),
+  redirect_uris: uriList.min(1, 'At least one URI is required'),
+  post_logout_redirect_uris: uriList.optional(),
+  scopes: z
+    .array(z.enum(KNOWN_SCOPES as [Scope, ...Scope[]], { error: `Scopes must be among ${KNOWN_SCOPES.join(', ')}` }), { error: 'Scopes are required' })
+    .min(1, 'Scopes are required'),
+  grant_types: z
+    .array(z.enum(GRANT_TYPES, { error: `Grant types must be among ${GRANT_TYPES.join(', ')}` }), { error: 'Grant types must be a list' })
+    .optional()
+    .transform((grants) => (grants && grants.length > 0 ? grants : ['authorization_code' as const])),
+  is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
+  icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000).nullable().optional(),
+  id_token_signed_response_alg: z.enum(ID_TOKEN_ALGS, { error: 'The ID token algorithm must be RS256 or ES256' }).optional(),
+});
+export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
+
+export const apiServiceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  client_id: z.string(),
+  redirect_uris: z.array(z.string()),
+  post_logout_redirect_uris: z.array(z.string()),
+  scopes: z.array(z.string()),
+  grant_types: z.array(z.string()),
+  is_active: z.boolean(),
+  icon_url: z.string().nullable(),
+  id_token_signed_response_alg: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ApiService = z.infer<typeof apiServiceSchema>;
+
+export const apiServiceListSchema = z.object({ items: z.array(apiServiceSchema) });
+
+export const credentialsSchema = z.object({ client_id: z.string(), client_secret: z.string() });
+export const createdApiServiceSchema = z.object({ id: z.string(), credentials: credentialsSchema });
+
+/** GET /api/v1/api-services/client/{clientId}: what anyone may know of a service. */
+export const publicServiceSchema = z.object({ name: z.string(), icon_url: z.string().nullable(), scopes: z.array(z.string()) });
+
+export const listQuerySchema = z.object({ search: z.string().max(200).optional() });

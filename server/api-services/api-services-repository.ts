@@ -1,0 +1,58 @@
+import type { Selectable } from 'kysely';
+import type { ApiService } from '../../contract/services';
+import type { Database } from '../db/database';
+import type { ApiServicesTable } from '../db/schema';
+
+export type ApiServiceRow = Selectable<ApiServicesTable>;
+
+const list = (json: string): string[] => JSON.parse(json) as string[];
+
+export function toApiService(row: ApiServiceRow): ApiService {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    client_id: row.client_id,
+    redirect_uris: list(row.redirect_uris),
+    post_logout_redirect_uris: list(row.post_logout_redirect_uris),
+    scopes: list(row.scopes),
+    grant_types: list(row.grant_types),
+    is_active: row.is_active === 1,
+    icon_url: row.icon_url,
+    id_token_signed_response_alg: row.id_token_signed_response_alg,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export class ApiServicesRepository {
+  constructor(private readonly db: Database) {}
+
+  async list(search: string | undefined): Promise<ApiServiceRow[]> {
+    let query = this.db.selectFrom('api_services').selectAll().orderBy('created_at', 'desc');
+    if (search) {
+      const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([eb(eb.fn('lower', ['name']), 'like', eb.val(pattern)), eb(eb.fn('lower', ['client_id']), 'like', eb.val(pattern))]),
+      );
+    }
+    return query.execute();
+  }
+
+  findById(id: string): Promise<ApiServiceRow | undefined> {
+    return this.db.selectFrom('api_services').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByClientId(clientId: string): Promise<ApiServiceRow | undefined> {
+    return this.db.selectFrom('api_services').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  }
+
+  async insert(row: ApiServiceRow): Promise<void> {
+    await this.db.insertInto('api_services').values(row).execute();
+  }
+
+  async update(id: string, changes: Partial<Omit<ApiServiceRow, 'id' | 'client_id' | 'created_at'>>): Promise<boolean> {
+    const result = await this.db.updateTable('api_services').set(changes).where('id', '=', id).executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+}

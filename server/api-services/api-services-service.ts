@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { apiServiceInputSchema, ApiService } from '../../contract/services';
+import { AppError } from '../errors';
+import { type ApiServicesRepository, toApiService } from './api-services-repository';
+import { hashClientSecret, newClientId, newClientSecret } from './client-secrets';
+
+type ApiServiceInput = z.output<typeof apiServiceInputSchema>;
+
+/** Services (OpenID Connect clients) as administrators manage them. */
+export class ApiServicesService {
+  constructor(
+    private readonly services: ApiServicesRepository,
+    private readonly clock: () => number,
+  ) {}
+
+  async list(search?: string): Promise<ApiService[]> {
+    return (await this.services.list(search?.trim() || undefined)).map(toApiService);
+  }
+
+  async get(id: string): Promise<ApiService> {
+    const row = await this.services.findById(id);
+    if (!row) throw AppError.notFound('API service');
+    return toApiService(row);
+  }
+
+  /** Creates a service; its secret is returned this once and kept only as a hash. */
+  async create(input: ApiServiceInput): Promise<{ id: string; credentials: { client_id: string; client_secret: string } }> {
+    const now = this.clock();
+    const id = randomUUID();
+    const clientId = newClientId();
+    const secret = newClientSecret();
+    await this.services.insert({
+      id,
+      name: input.name,
+      description: input.description,
+      client_id: clientId,
+      client_secret_hash: hashClientSecret(secret),
+      redirect_uris: JSON.stringify(input.redirect_uris),
+      post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
+      scopes: JSON.stringify([...new Set(input.scopes)]),
+      grant_types: JSON.stringify([...new Set(input.grant_types)]),
+      is_active: input.is_active === false ? 0 : 1,
+      icon_url: input.icon_url ?? null,
+      id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
+      created_at: now,
+      updated_at: now,
+    });
+    return { id, credentials: { client_id: clientId, client_secret: secret } };
+  }
+
+  async update(id: string, input: ApiServiceInput): Promise<ApiService> {
+    const changed = await this.services.update(id, {
+      name: input.name,
+      description: input.description,
+      redirect_uris: JSON.stringify(input.redirect_uris),
+      ...(input.post_logout_redirect_uris ? { post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris) } : {}),
+      scopes: JSON.stringify([...new Set(input.scopes)]),
+      grant_types: JSON.stringify([...new Set(input.grant_types)]),
+      ...(input.icon_url !== undefined ? { icon_url: input.icon_url } : {}),
+      ...(input.id_token_signed_response_alg ? { id_token_signed_response_alg: input.id_token_signed_response_alg } : {}),
+      updated_at: this.clock(),
+    });
+    if (!changed) throw AppError.notFound('API service');
+    return this.get(id);
+  }
+
+  async toggle(id: string): Promise<ApiService> {
+    const current = await this.get(id);
+    await this.services.update(id, { is_active: current.is_active ? 0 : 1, updated_at: this.clock() });
+    return this.get(id);
+  }
+
+  /** Issues a new secret; the old one stops working at once. */
+  async regenerateSecret(id: string): Promise<{ client_id: string; client_secret: string }> {
+    const current = await this.get(id);
+    const secret = newClientSecret();
+    await this.services.update(id, { client_secret_hash: hashClientSecret(secret), updated_at: this.clock() });
+    return { client_id: current.client_id, client_secret: secret };
+  }
+
+  /** What anyone may know of an active service (the consent screen shows it). */
+  async publicInfo(clientId: string): Promise<{ name: string; icon_url: string | null; scopes: string[] }> {
+    const row = await this.services.findByClientId(clientId);
+    if (!row || row.is_active !== 1) throw AppError.notFound('API service');
+    const service = toApiService(row);
+    return { name: service.name, icon_url: service.icon_url, scopes: service.scopes };
+  }
+}

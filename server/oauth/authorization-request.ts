@@ -1,0 +1,42 @@
+import type { AuthorizationParams } from '../../contract/oauth';
+import type { ApiServiceRow, ApiServicesRepository } from '../api-services/api-services-repository';
+import { checkClientUsable } from './checks/check-client';
+import { checkPkceChallenge } from './checks/check-pkce';
+import { checkMaxAge, checkPrompt } from './checks/check-prompt';
+import { checkRedirectUri } from './checks/check-redirect-uri';
+import { checkResponseType } from './checks/check-response-type';
+import { checkScope } from './checks/check-scope';
+import { OAuthError } from './oauth-error';
+
+export type ValidAuthorizationRequest = {
+  service: ApiServiceRow;
+  redirectUri: string;
+  scopes: string[];
+  state: string | undefined;
+  nonce: string | undefined;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  prompt: string[];
+  maxAge: number | null;
+};
+
+/**
+ * The authorization request, read top to bottom as its list of checks. Until the client and
+ * its redirect_uri are known good, an error is shown by us (never redirected); after that it
+ * goes back to the service.
+ */
+export async function validateAuthorizationRequest(params: AuthorizationParams, services: ApiServicesRepository, issuer: string): Promise<ValidAuthorizationRequest> {
+  const service = checkClientUsable(params.client_id ? await services.findByClientId(params.client_id) : undefined, params.client_id);
+  const redirectUri = checkRedirectUri(service, params.redirect_uri);
+  try {
+    checkResponseType(params.response_type);
+    const scopes = checkScope(service, params.scope);
+    const pkce = checkPkceChallenge(params.code_challenge, params.code_challenge_method);
+    const prompt = checkPrompt(params.prompt);
+    const maxAge = checkMaxAge(params.max_age);
+    return { service, redirectUri, scopes, state: params.state, nonce: params.nonce, codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method, prompt, maxAge };
+  } catch (error) {
+    if (error instanceof OAuthError) throw error.redirectingTo(redirectUri, params.state, issuer);
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthorizationCheck, AuthorizationParams } from '../../contract/oauth';
+import { redirectWith } from '../../contract/oauth';
+import type { UsersRepository } from '../accounts/users-repository';
+import type { ApiServicesRepository } from '../api-services/api-services-repository';
+import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
+import type { Authenticated } from '../sessions/user-sessions-service';
+import { hashToken } from '../sessions/tokens';
+import { validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
+import type { IdTokenHints } from './id-token-hints';
+import { OAuthError } from './oauth-error';
+import type { ServiceSessionsRepository } from './service-sessions-repository';
+
+export const CODE_LIFETIME_SECONDS = 60;
+
+/** The front of the authorization code flow: checking a request, and issuing its code. */
+export class Authorization {
+  constructor(
+    private readonly services: ApiServicesRepository,
+    private readonly users: UsersRepository,
+    private readonly userSessions: UserSessionsRepository,
+    private readonly serviceSessions: ServiceSessionsRepository,
+    private readonly hints: IdTokenHints,
+    private readonly issuer: string,
+    private readonly clock: () => number,
+  ) {}
+
+  /** What the consent screen needs to show a valid request; throws what it must show instead. */
+  async check(params: AuthorizationParams): Promise<AuthorizationCheck> {
+    const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
+    const hinted = params.id_token_hint ? await this.hints.subjectOf(params.id_token_hint, valid.service.client_id) : null;
+    return {
+      service: { client_id: valid.service.client_id, name: valid.service.name, icon_url: valid.service.icon_url },
+      scopes: valid.scopes,
+      redirect_uri: valid.redirectUri,
+      state: valid.state ?? null,
+      issuer: this.issuer,
+      prompt: valid.prompt,
+      max_age: valid.maxAge,
+      login_hint: params.login_hint ?? null,
+      hinted_subject: hinted,
+    };
+  }
+
+  /**
+   * Issues a code for the signed-in user: random, single-use, 60 seconds, bound to the client,
+   * redirect_uri, user, user session, scopes, nonce and PKCE challenge.
+   */
+  async issueCode(params: AuthorizationParams, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string }> {
+    const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
+    const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
+    const user = await this.users.findById(auth.userId);
+    if (!user || user.verified !== 1) throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
+    const session = await this.userSessions.findById(auth.sessionId);
+    const authTime = session?.issued_at ?? this.clock();
+    await this.checkFreshness(valid, authTime, fail);
+    if (valid.prompt.includes('none')) {
+      const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
+      if (!valid.scopes.every((scope) => consented.includes(scope))) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
+    }
+
+    const now = this.clock();
+    const code = randomBytes(32).toString('base64url');
+    await this.serviceSessions.insertCode({
+      code_hash: hashToken(code),
+      service_id: valid.service.id,
+      user_id: user.id,
+      user_session_id: auth.sessionId,
+      redirect_uri: valid.redirectUri,
+      scope: valid.scopes.join(' '),
+      nonce: valid.nonce ?? null,
+      code_challenge: valid.codeChallenge,
+      code_challenge_method: valid.codeChallengeMethod,
+      auth_time: authTime,
+      ip_address: ip ?? null,
+      created_at: now,
+      expires_at: now + CODE_LIFETIME_SECONDS * 1000,
+      used_at: null,
+      service_session_id: null,
+    });
+    await this.serviceSessions.recordConsent(user.id, valid.service.id, valid.scopes, now);
+    return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }) };
+  }
+
+  /** max_age: a sign-in older than it needs a fresh one (with prompt=none, the service is told). */
+  private async checkFreshness(valid: ValidAuthorizationRequest, authTime: number, fail: (error: OAuthError) => OAuthError): Promise<void> {
+    if (valid.maxAge === null || this.clock() - authTime <= valid.maxAge * 1000) return;
+    const error = new OAuthError('login_required', 'The sign-in is older than max_age allows');
+    throw valid.prompt.includes('none') ? fail(error) : error;
+  }
+}

@@ -1,0 +1,28 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { OAuthError } from '../oauth-error';
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
+
+/** At the authorization request: a challenge, when sent, must be an S256 one (plain is refused). */
+export function checkPkceChallenge(challenge: string | undefined, method: string | undefined): { challenge: string | null; method: string | null } {
+  if (challenge === undefined) {
+    if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
+    return { challenge: null, method: null };
+  }
+  if ((method ?? 'plain') !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+  if (!CHALLENGE.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is not a valid S256 challenge');
+  return { challenge, method: 'S256' };
+}
+
+/** At the token endpoint: the verifier must match the challenge; none may be sent without one. */
+export function checkPkceVerifier(challenge: string | null, verifier: string | undefined): void {
+  if (challenge === null) {
+    if (verifier !== undefined) throw new OAuthError('invalid_grant', 'code_verifier sent for a code issued without code_challenge');
+    return;
+  }
+  if (verifier === undefined || !VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is missing or malformed');
+  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  const expected = Buffer.from(challenge);
+  if (computed.length !== expected.length || !timingSafeEqual(computed, expected)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+}

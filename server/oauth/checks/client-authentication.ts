@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import type { ApiServiceRow } from '../../api-services/api-services-repository';
+import { clientSecretMatches } from '../../api-services/client-secrets';
+import { OAuthError } from '../oauth-error';
+
+export type ClientCredentials = { clientId: string; secret: string; method: 'client_secret_basic' | 'client_secret_post' };
+
+const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="home-guard", charset="UTF-8"' };
+
+/** The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the form body, never both. */
+export function readClientCredentials(request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }): ClientCredentials {
+  const header = request.headers.authorization;
+  if (header && /^basic /i.test(header)) {
+    if (body.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    let clientId: string;
+    let secret: string;
+    try {
+      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    } catch {
+      throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
+    }
+    if (colon < 0 || !clientId) throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
+    if (body.client_id !== undefined && body.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id does not match the credentials');
+    return { clientId, secret, method: 'client_secret_basic' };
+  }
+  if (body.client_id && body.client_secret !== undefined) return { clientId: body.client_id, secret: body.client_secret, method: 'client_secret_post' };
+  throw new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
+}
+
+/** The credentials must name an enabled service whose secret matches (compared in constant time). */
+export function checkClientSecret(service: ApiServiceRow | undefined, credentials: ClientCredentials): ApiServiceRow {
+  const challenge = credentials.method === 'client_secret_basic' ? BASIC_CHALLENGE : undefined;
+  if (!service || !clientSecretMatches(credentials.secret, service.client_secret_hash)) {
+    throw new OAuthError('invalid_client', 'Client authentication failed', 401, undefined, challenge);
+  }
+  if (service.is_active !== 1) throw new OAuthError('invalid_client', 'This service is disabled', 401, undefined, challenge);
+  return service;
+}

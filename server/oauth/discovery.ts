@@ -1,0 +1,32 @@
+/** The OpenID Provider metadata (OIDC Discovery §3), for issuer = PUBLIC_URL. */
+export function discoveryDocument(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/auth`,
+    token_endpoint: `${issuer}/api/v1/oauth/token`,
+    userinfo_endpoint: `${issuer}/api/v1/oauth/userinfo`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    revocation_endpoint: `${issuer}/api/v1/oauth/revoke`,
+    introspection_endpoint: `${issuer}/api/v1/oauth/introspect`,
+    end_session_endpoint: `${issuer}/signout`,
+    scopes_supported: ['openid', 'email', 'profile', 'offline_access'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp', 'sid', 'email', 'email_verified', 'name', 'picture'],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    require_request_uri_registration: false,
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    authorization_response_iss_parameter_supported: true,
+    frontchannel_logout_supported: false,
+    backchannel_logout_supported: false,
+  };
+}

@@ -1,0 +1,37 @@
+import { redirectWith } from '../../contract/oauth';
+import type { ApiServicesRepository } from '../api-services/api-services-repository';
+import type { IdTokenHints } from './id-token-hints';
+import type { ServiceSessionsRepository } from './service-sessions-repository';
+
+export type EndSessionRequest = { id_token_hint?: string | undefined; post_logout_redirect_uri?: string | undefined; state?: string | undefined; client_id?: string | undefined };
+
+/**
+ * RP-initiated logout: ends the service session the ID token names and says where to return.
+ * The browser goes back only to a URI registered for that service, matched byte for byte.
+ */
+export class EndSession {
+  constructor(
+    private readonly hints: IdTokenHints,
+    private readonly services: ApiServicesRepository,
+    private readonly serviceSessions: ServiceSessionsRepository,
+    private readonly clock: () => number,
+  ) {}
+
+  async end(request: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null }> {
+    const hint = request.id_token_hint ? await this.hints.read(request.id_token_hint) : null;
+    const clientId = request.client_id ?? hint?.aud[0];
+    const service = clientId ? await this.services.findByClientId(clientId) : undefined;
+    if (hint && service && !hint.aud.includes(service.client_id)) return { redirect_to: null, subject: null };
+
+    if (hint?.sid && service) {
+      const session = await this.serviceSessions.findSession(hint.sid);
+      if (session && session.service_id === service.id && session.user_id === hint.sub) await this.serviceSessions.revokeSession(session.id, this.clock());
+    }
+    let redirectTo: string | null = null;
+    if (service && request.post_logout_redirect_uri) {
+      const allowed = [...(JSON.parse(service.redirect_uris) as string[]), ...(JSON.parse(service.post_logout_redirect_uris) as string[])];
+      if (allowed.includes(request.post_logout_redirect_uri)) redirectTo = redirectWith(request.post_logout_redirect_uri, { state: request.state });
+    }
+    return { redirect_to: redirectTo, subject: hint?.sub ?? null };
+  }
+}

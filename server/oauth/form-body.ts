@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import { OAuthError } from './oauth-error';
+
+/** application/x-www-form-urlencoded bodies as a plain object; a repeated parameter is refused (RFC 6749 §3.1). */
+export function installFormBodyParser(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const result: Record<string, string> = {};
+    for (const [key, value] of new URLSearchParams(body.toString())) {
+      if (key in result) return done(new OAuthError('invalid_request', `The ${key} parameter is repeated`), undefined);
+      result[key] = value;
+    }
+    done(null, result);
+  });
+}

@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { redirectWith } from '../../contract/oauth';
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'unsupported_response_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'login_required'
+  | 'consent_required'
+  | 'invalid_token'
+  | 'server_error';
+
+/**
+ * An RFC 6749 error. `redirect` is set for authorization errors that go back to the service
+ * (its redirect_uri was verified); without it the browser shows our error page instead.
+ */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly statusCode = 400,
+    readonly redirect?: { redirectUri: string; state: string | undefined; issuer: string },
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+
+  /** The same error, now known to be sent back to a verified redirect URI. */
+  redirectingTo(redirectUri: string, state: string | undefined, issuer: string): OAuthError {
+    return new OAuthError(this.error, this.description, this.statusCode, { redirectUri, state, issuer }, this.headers);
+  }
+
+  body() {
+    return {
+      error: this.error,
+      error_description: this.description,
+      ...(this.redirect
+        ? { redirect_to: redirectWith(this.redirect.redirectUri, { error: this.error, error_description: this.description, state: this.redirect.state, iss: this.redirect.issuer }) }
+        : {}),
+    };
+  }
+}
+
+/** OAuth endpoints answer RFC errors (never a stack), with no-store on every answer. */
+export function installOAuthErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let known: OAuthError;
+    if (error instanceof OAuthError) known = error;
+    else if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0]!;
+      known = new OAuthError('invalid_request', `${issue.instancePath.replace(/^\//, '') || 'request'}: ${issue.message ?? 'is invalid'}`);
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      known = new OAuthError('invalid_request', error.statusCode === 413 ? 'The request is too large' : 'The request could not be read', error.statusCode === 413 ? 413 : 400);
+    } else {
+      request.log.error({ err: error }, 'unexpected error at an OAuth endpoint');
+      known = new OAuthError('server_error', 'The server could not complete the request', 500);
+    }
+    return reply.code(known.statusCode).headers({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...known.headers }).send(known.body());
+  });
+}

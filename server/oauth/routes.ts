@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { bearerToken } from '../http/authenticate';
+import type { Services } from '../services';
+import { checkClientSecret, readClientCredentials } from './checks/client-authentication';
+import { discoveryDocument } from './discovery';
+import { installFormBodyParser } from './form-body';
+import { installOAuthErrorHandling, OAuthError } from './oauth-error';
+
+const text = z.string().max(8000).optional();
+const tokenRequestSchema = z.object({ grant_type: text, code: text, redirect_uri: text, code_verifier: text, refresh_token: text, scope: text, client_id: text, client_secret: text }).passthrough();
+const tokenBodySchema = z.object({ token: text, token_type_hint: text, client_id: text, client_secret: text }).passthrough();
+const errors = { 400: oauthErrorSchema, 401: oauthErrorSchema, 403: oauthErrorSchema };
+
+// Services call these from other origins (browsers included): open to any origin, without cookies.
+const CROSS_ORIGIN = ['/.well-known/openid-configuration', '/.well-known/jwks.json', '/api/v1/oauth/token', '/api/v1/oauth/userinfo', '/api/v1/oauth/revoke', '/api/v1/oauth/introspect'];
+
+function allowCrossOrigin(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!CROSS_ORIGIN.includes(request.url.split('?')[0]!)) return;
+    reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Allow-Methods', 'GET, POST');
+    // Cross-origin readers need this; helmet's default of same-origin would block them.
+    reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  });
+  for (const url of CROSS_ORIGIN) app.options(url, async (_request, reply) => reply.code(204).send());
+}
+
+const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+
+export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  installOAuthErrorHandling(app);
+  installFormBodyParser(app);
+  allowCrossOrigin(app);
+  const { oauth, config } = services;
+
+  const authenticatedClient = async (request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }) => {
+    const credentials = readClientCredentials(request, body);
+    return checkClientSecret(await oauth.services.findByClientId(credentials.clientId), credentials);
+  };
+
+  app.get('/.well-known/openid-configuration', async (_request, reply) => {
+    reply.header('Cache-Control', 'public, max-age=3600');
+    return discoveryDocument(config.publicUrl);
+  });
+
+  app.get('/.well-known/jwks.json', async (_request, reply) => {
+    reply.header('Cache-Control', 'public, max-age=300');
+    return { keys: await services.keys.publishedJwks() };
+  });
+
+  // A form POST to the authorization endpoint becomes the same request as a GET (OIDC Core §3.1.2.1).
+  app.post('/auth', { schema: { body: authorizationParamsSchema.passthrough() } }, async (request, reply) => {
+    const query = new URLSearchParams();
+    for (const name of AUTHORIZATION_PARAMS) {
+      const value = request.body[name];
+      if (typeof value === 'string') query.set(name, value);
+    }
+    return reply.redirect(`/auth?${query.toString()}`, 303);
+  });
+
+  app.get('/api/v1/oauth/authorize', { schema: { querystring: authorizationParamsSchema.passthrough(), response: { 200: authorizationCheckSchema, ...errors } } }, async (request) =>
+    oauth.authorization.check(request.query),
+  );
+
+  app.post('/api/v1/oauth/code', { preHandler: services.authenticate, schema: { body: authorizationParamsSchema.passthrough(), response: { 200: codeResponseSchema, ...errors } } }, async (request, reply) => {
+    noStore(reply);
+    return oauth.authorization.issueCode(request.body, request.auth!, request.ip);
+  });
+
+  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {
+    const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
+    noStore(reply);
+    return oauth.tokens.grant(client, request.body);
+  });
+
+  const userinfo = async (request: FastifyRequest<{ Body: { access_token?: string } | undefined }>, reply: FastifyReply) => {
+    noStore(reply);
+    const fromBody = request.method === 'POST' ? request.body?.access_token : undefined;
+    if (fromBody && request.headers.authorization) throw new OAuthError('invalid_request', 'Send the access token once, not twice');
+    return oauth.introspection.userinfo(bearerToken(request) ?? fromBody);
+  };
+  app.get('/api/v1/oauth/userinfo', userinfo);
+  app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().optional() } }, userinfo);
+
+  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema } }, async (request, reply) => {
+    const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
+    noStore(reply);
+    return oauth.introspection.introspect(client, request.body.token);
+  });
+
+  app.post('/api/v1/oauth/revoke', { schema: { body: tokenBodySchema } }, async (request, reply) => {
+    const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
+    await oauth.introspection.revoke(client, request.body.token);
+    return noStore(reply).code(200).send();
+  });
+
+  app.post('/api/v1/oauth/end-session', { schema: { body: endSessionRequestSchema, response: { 200: endSessionResponseSchema, ...errors } } }, async (request) =>
+    oauth.endSession.end(request.body),
+  );
+};

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiServiceRow } from '../api-services/api-services-repository';
+import type { UsersRepository } from '../accounts/users-repository';
+import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
+import { hashToken } from '../sessions/tokens';
+import { checkGrantType } from './checks/check-grant-type';
+import { checkPkceVerifier } from './checks/check-pkce';
+import { checkScopeWithin } from './checks/check-scope';
+import { OAuthError } from './oauth-error';
+import type { ServiceSessionsRepository } from './service-sessions-repository';
+import type { TokenIssuer } from './token-issuer';
+
+export type TokenRequest = {
+  grant_type?: string | undefined;
+  code?: string | undefined;
+  redirect_uri?: string | undefined;
+  code_verifier?: string | undefined;
+  refresh_token?: string | undefined;
+  scope?: string | undefined;
+};
+
+export type TokenResponse = {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  id_token: string;
+  refresh_token?: string;
+  scope: string;
+};
+
+const allowsRefresh = (service: ApiServiceRow) => (JSON.parse(service.grant_types) as string[]).includes('refresh_token');
+
+/** The token endpoint's grants, for an already authenticated client. */
+export class TokenEndpoint {
+  constructor(
+    private readonly serviceSessions: ServiceSessionsRepository,
+    private readonly users: UsersRepository,
+    private readonly userSessions: UserSessionsRepository,
+    private readonly issuer: TokenIssuer,
+    private readonly refreshTokenTtlSeconds: number,
+    private readonly clock: () => number,
+  ) {}
+
+  async grant(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
+    const grantType = checkGrantType(service, request.grant_type);
+    return grantType === 'authorization_code' ? this.exchangeCode(service, request) : this.refresh(service, request);
+  }
+
+  private async exchangeCode(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
+    if (!request.code) throw new OAuthError('invalid_request', 'code is missing');
+    const now = this.clock();
+    const codeHash = hashToken(request.code);
+    const code = await this.serviceSessions.findCode(codeHash);
+    if (!code || code.service_id !== service.id) throw new OAuthError('invalid_grant', 'The code is invalid');
+    if (!(await this.serviceSessions.useCode(codeHash, now))) {
+      // A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2).
+      if (code.service_session_id) await this.serviceSessions.revokeSession(code.service_session_id, now);
+      throw new OAuthError('invalid_grant', 'The code has already been used');
+    }
+    if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
+    if ((request.redirect_uri ?? code.redirect_uri) !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+    checkPkceVerifier(code.code_challenge, request.code_verifier);
+    const user = await this.users.findById(code.user_id);
+    const userSession = await this.userSessions.findById(code.user_session_id);
+    if (!user || !userSession || userSession.revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+
+    const scopes = code.scope.split(' ');
+    const sessionId = randomUUID();
+    const withRefresh = allowsRefresh(service);
+    const expiresAt = now + (withRefresh ? this.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000;
+    const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
+    await this.serviceSessions.openSession(
+      { id: sessionId, service_id: service.id, user_id: user.id, user_session_id: code.user_session_id, scope: code.scope, ip_address: code.ip_address, auth_time: code.auth_time, issued_at: now, expires_at: expiresAt, last_active: now, revoked_at: null },
+      codeHash,
+      tokens.rows,
+    );
+    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, nonce: code.nonce, accessToken: tokens.access, scopes });
+    return this.response(tokens.access, tokens.refresh, idToken, scopes);
+  }
+
+  private async refresh(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
+    if (!request.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
+    const now = this.clock();
+    const tokenHash = hashToken(request.refresh_token);
+    const token = await this.serviceSessions.findToken(tokenHash);
+    const session = token?.kind === 'refresh' ? await this.serviceSessions.findSession(token.service_session_id) : undefined;
+    if (!token || !session || session.service_id !== service.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid');
+    if (token.used_at !== null) {
+      // Service refresh tokens rotate without grace: a second use means a copy exists.
+      await this.serviceSessions.revokeSession(session.id, now);
+      throw new OAuthError('invalid_grant', 'The refresh token has already been used');
+    }
+    if (session.revoked_at !== null || session.expires_at <= now || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
+    const user = await this.users.findById(session.user_id);
+    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
+
+    const scopes = checkScopeWithin(token.scope.split(' '), request.scope);
+    const expiresAt = now + this.refreshTokenTtlSeconds * 1000;
+    const tokens = this.issuer.opaqueTokens(session.id, scopes, true, expiresAt);
+    if (!(await this.serviceSessions.rotate(tokenHash, session.id, now, expiresAt, tokens.rows))) {
+      await this.serviceSessions.revokeSession(session.id, now);
+      throw new OAuthError('invalid_grant', 'The refresh token has already been used');
+    }
+    const idToken = await this.issuer.idToken({ service, user, sessionId: session.id, authTime: session.auth_time, nonce: null, accessToken: tokens.access, scopes });
+    return this.response(tokens.access, tokens.refresh, idToken, scopes);
+  }
+
+  private response(access: string, refresh: string | undefined, idToken: string, scopes: string[]): TokenResponse {
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: this.issuer.accessTokenTtlSeconds,
+      id_token: idToken,
+      ...(refresh ? { refresh_token: refresh } : {}),
+      scope: scopes.join(' '),
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import type { ApiServiceRow, ApiServicesRepository } from '../api-services/api-services-repository';
+import type { UsersRepository } from '../accounts/users-repository';
+import { hashToken } from '../sessions/tokens';
+import { OAuthError } from './oauth-error';
+import type { ServiceSessionsRepository, ServiceTokenRow } from './service-sessions-repository';
+import { claimsFor } from './token-issuer';
+
+export type LiveToken = { token: ServiceTokenRow; service: ApiServiceRow; userId: string; scopes: string[] };
+
+const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+
+/** Looks tokens up for userinfo, introspection and revocation. */
+export class TokenIntrospection {
+  constructor(
+    private readonly serviceSessions: ServiceSessionsRepository,
+    private readonly services: ApiServicesRepository,
+    private readonly users: UsersRepository,
+    private readonly clock: () => number,
+  ) {}
+
+  /** A token that still works: unexpired, unused (refresh), its session live and its service enabled. */
+  async live(token: string): Promise<LiveToken | undefined> {
+    const now = this.clock();
+    const row = await this.serviceSessions.findToken(hashToken(token));
+    if (!row || row.expires_at <= now || row.used_at !== null) return undefined;
+    const session = await this.serviceSessions.findSession(row.service_session_id);
+    if (!session || session.revoked_at !== null || session.expires_at <= now) return undefined;
+    const service = await this.services.findById(session.service_id);
+    if (!service || service.is_active !== 1) return undefined;
+    return { token: row, service, userId: session.user_id, scopes: row.scope.split(' ') };
+  }
+
+  /** Userinfo: the claims the access token's scopes allow. */
+  async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
+    if (!accessToken) throw new OAuthError('invalid_token', 'An access token is required', 401, undefined, { 'WWW-Authenticate': 'Bearer' });
+    const live = await this.live(accessToken);
+    const user = live?.token.kind === 'access' ? await this.users.findById(live.userId) : undefined;
+    if (!live || !user) throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401, undefined, INVALID_TOKEN);
+    await this.serviceSessions.touch(live.token.service_session_id, this.clock());
+    return claimsFor(user, live.scopes);
+  }
+
+  /** RFC 7662: only the client a token was issued to learns anything about it. */
+  async introspect(client: ApiServiceRow, token: string | undefined): Promise<Record<string, unknown>> {
+    const live = token ? await this.live(token) : undefined;
+    if (!live || live.service.id !== client.id) return { active: false };
+    return {
+      active: true,
+      sub: live.userId,
+      client_id: client.client_id,
+      scope: live.scopes.join(' '),
+      exp: Math.floor(live.token.expires_at / 1000),
+      iat: Math.floor(live.token.created_at / 1000),
+      token_type: live.token.kind === 'access' ? 'Bearer' : 'refresh_token',
+    };
+  }
+
+  /** RFC 7009: revoking a refresh token ends its whole session; an access token dies alone. */
+  async revoke(client: ApiServiceRow, token: string | undefined): Promise<void> {
+    if (!token) throw new OAuthError('invalid_request', 'token is missing');
+    const row = await this.serviceSessions.findToken(hashToken(token));
+    if (!row) return;
+    const session = await this.serviceSessions.findSession(row.service_session_id);
+    if (!session || session.service_id !== client.id) return;
+    if (row.kind === 'refresh') await this.serviceSessions.revokeSession(session.id, this.clock());
+    else await this.serviceSessions.revokeToken(row.token_hash);
+  }
+}

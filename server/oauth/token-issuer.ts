@@ -1,0 +1,65 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { ApiServiceRow } from '../api-services/api-services-repository';
+import type { UserRow } from '../accounts/users-repository';
+import type { SigningAlg, SigningKeys } from '../keys/signing-keys';
+import { hashToken, newOpaqueToken } from '../sessions/tokens';
+
+export type IssuedTokens = {
+  access: string;
+  refresh: string | undefined;
+  rows: Array<{ token_hash: string; kind: 'access' | 'refresh'; scope: string; service_session_id: string; created_at: number; expires_at: number; used_at: null }>;
+};
+
+/** Claims a service may read about a user, by scope (OIDC Core §5.4). */
+export function claimsFor(user: UserRow, scopes: string[]): Record<string, unknown> {
+  const claims: Record<string, unknown> = { sub: user.id };
+  if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
+  if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, picture: user.profile_picture ?? undefined });
+  return claims;
+}
+
+/** at_hash: the left half of the access token's SHA-256, base64url (OIDC Core §3.1.3.6). */
+export const atHash = (accessToken: string) => createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
+
+/** Issues what a service receives: opaque access and refresh tokens (kept hashed) and a signed ID token. */
+export class TokenIssuer {
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly issuer: string,
+    readonly accessTokenTtlSeconds: number,
+    private readonly clock: () => number,
+  ) {}
+
+  opaqueTokens(sessionId: string, scopes: string[], withRefresh: boolean, refreshExpiresAt: number): IssuedTokens {
+    const now = this.clock();
+    const scope = scopes.join(' ');
+    const access = newOpaqueToken();
+    const refresh = withRefresh ? newOpaqueToken() : undefined;
+    const rows: IssuedTokens['rows'] = [{ token_hash: hashToken(access), kind: 'access', scope, service_session_id: sessionId, created_at: now, expires_at: now + this.accessTokenTtlSeconds * 1000, used_at: null }];
+    if (refresh) rows.push({ token_hash: hashToken(refresh), kind: 'refresh', scope, service_session_id: sessionId, created_at: now, expires_at: refreshExpiresAt, used_at: null });
+    return { access, refresh, rows };
+  }
+
+  async idToken(input: { service: ApiServiceRow; user: UserRow; sessionId: string; authTime: number; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
+    const alg = (input.service.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256') satisfies SigningAlg;
+    const { kid, key } = this.keys.signingKey(alg);
+    const now = Math.floor(this.clock() / 1000);
+    return new SignJWT({
+      ...claimsFor(input.user, input.scopes),
+      auth_time: Math.floor(input.authTime / 1000),
+      ...(input.nonce ? { nonce: input.nonce } : {}),
+      at_hash: atHash(input.accessToken),
+      azp: input.service.client_id,
+      sid: input.sessionId,
+    })
+      .setProtectedHeader({ alg, kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setSubject(input.user.id)
+      .setAudience(input.service.client_id)
+      .setJti(randomUUID())
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.accessTokenTtlSeconds)
+      .sign(key);
+  }
+}

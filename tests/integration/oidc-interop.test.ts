@@ -1,0 +1,92 @@
+import * as client from 'openid-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+let f: OidcFixture;
+beforeEach(async () => {
+  f = await startOidcFixture();
+});
+afterEach(async () => f.close());
+
+/** The consent screen's part, done through its API: the signed-in user allows the request. */
+async function allow(authorizationUrl: URL, token = f.user.access): Promise<URL> {
+  const params = Object.fromEntries(authorizationUrl.searchParams);
+  const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, token);
+  if (answer.status !== 200) throw new Error(`code request refused: ${JSON.stringify(answer.body)}`);
+  return new URL(answer.body.redirect_to);
+}
+
+describe('a real relying party (openid-client)', () => {
+  it('discovers, signs in with PKCE, state and nonce, reads userinfo, refreshes, revokes', async () => {
+    const service = await f.createService();
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    expect(config.serverMetadata().issuer).toBe(f.issuer);
+
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK,
+      scope: 'openid email profile offline_access',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    expect(url.origin + url.pathname).toBe(`${f.issuer}/auth`);
+    const callback = await allow(url);
+    expect(callback.searchParams.get('iss')).toBe(f.issuer);
+
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ iss: f.issuer, aud: service.clientId, email: f.user.email, name: f.user.name, azp: service.clientId, nonce });
+    expect(typeof claims.auth_time).toBe('number');
+    expect(tokens.expires_in).toBe(900);
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    expect(info).toMatchObject({ sub: claims.sub, email: f.user.email, email_verified: true, name: f.user.name });
+    expect(String(info.picture)).toMatch(new RegExp(`^${f.issuer}/avatars/`));
+
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.claims()?.sub).toBe(claims.sub);
+    expect((await client.fetchUserInfo(config, refreshed.access_token, claims.sub)).sub).toBe(claims.sub);
+
+    await client.tokenRevocation(config, refreshed.refresh_token!);
+    await expect(client.fetchUserInfo(config, refreshed.access_token, claims.sub)).rejects.toThrow();
+    const raw = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${refreshed.access_token}` } });
+    expect(raw.status).toBe(401);
+    expect(raw.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('signs ID tokens with ES256 for a service that asks for it, verifiable through the JWKS', async () => {
+    const service = await f.createService({ id_token_signed_response_alg: 'ES256' });
+    const config = await client.discovery(new URL(f.issuer), service.clientId, { client_secret: service.clientSecret, id_token_signed_response_alg: 'ES256' }, client.ClientSecretPost(service.clientSecret), { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const tokens = await client.authorizationCodeGrant(config, await allow(url), { pkceCodeVerifier: verifier });
+    expect(JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString()).alg).toBe('ES256');
+    expect(tokens.claims()!.email).toBeUndefined();
+  });
+
+  it('publishes a discovery document whose every endpoint answers', async () => {
+    const discovery = (await oidcJson(f.issuer, 'GET', '/.well-known/openid-configuration')).body;
+    expect(discovery).toMatchObject({
+      issuer: f.issuer,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      subject_types_supported: ['public'],
+      request_parameter_supported: false,
+      authorization_response_iss_parameter_supported: true,
+    });
+    for (const key of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'jwks_uri', 'revocation_endpoint', 'introspection_endpoint', 'end_session_endpoint']) {
+      const response = await fetch(discovery[key], { method: key.startsWith('token') || key.startsWith('revocation') || key.startsWith('introspection') ? 'POST' : 'GET' });
+      expect(response.status, key).toBeLessThan(500);
+      expect(response.status, key).not.toBe(404);
+    }
+    const jwks = (await oidcJson(f.issuer, 'GET', '/.well-known/jwks.json')).body;
+    expect(jwks.keys.map((k: { alg: string }) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(jwks.keys.every((k: { kid?: string; d?: string }) => k.kid && k.d === undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { verifyThroughApi } from '../e2e/support/api';
+import { freePort } from './server-process';
+import { startTestApp, type TestApp } from './test-app';
+
+export type OidcFixture = {
+  t: TestApp;
+  issuer: string;
+  adminToken: string;
+  user: { email: string; password: string; name: string; access: string };
+  createService(overrides?: Record<string, unknown>): Promise<{ id: string; clientId: string; clientSecret: string }>;
+  close(): Promise<void>;
+};
+
+export const CALLBACK = 'http://127.0.0.1:9/callback';
+
+async function json(issuer: string, method: string, url: string, body?: unknown, token?: string) {
+  const response = await fetch(`${issuer}${url}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/** A listening app whose PUBLIC_URL is its real address, an administrator, and a verified user. */
+export async function startOidcFixture(env: Record<string, string> = {}): Promise<OidcFixture> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  // A stand-in for the built PWA, so the page endpoints (/auth, /signout) answer.
+  const web = mkdtempSync(path.join(os.tmpdir(), 'hg-oidc-web-'));
+  writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Home Guard</title>');
+  const t = await startTestApp({ PUBLIC_URL: issuer, STATIC_DIR: web, ...env });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const outbox = path.join(t.database.dataDir, 'outbox');
+  const login = async (person: { email: string; password: string; name: string }) => {
+    await json(issuer, 'POST', '/api/v1/register', { full_name: person.name, email: person.email, password: person.password });
+    await verifyThroughApi(person, issuer, outbox);
+    return (await json(issuer, 'POST', '/api/v1/auth/login', { email: person.email, password: person.password })).body.access as string;
+  };
+  const adminToken = await login({ name: 'Admin', email: 'admin@oidc.test', password: 'Admin-pass1' });
+  const person = { name: 'Olivia Ident', email: 'olivia@oidc.test', password: 'Olivia-pass1' };
+  const access = await login(person);
+  return {
+    t,
+    issuer,
+    adminToken,
+    user: { ...person, access },
+    async createService(overrides = {}) {
+      const created = await json(issuer, 'POST', '/api/v1/admin/api-services', {
+        name: 'Grafana',
+        description: 'Dashboards',
+        redirect_uris: [CALLBACK],
+        scopes: ['openid', 'email', 'profile', 'offline_access'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        ...overrides,
+      }, adminToken);
+      if (created.status !== 200) throw new Error(`creating the service failed: ${JSON.stringify(created.body)}`);
+      return { id: created.body.id, clientId: created.body.credentials.client_id, clientSecret: created.body.credentials.client_secret };
+    },
+    close: () => t.close(),
+  };
+}
+
+export { json as oidcJson };
