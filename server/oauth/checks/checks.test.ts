@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { ApiServiceRow } from '../../api-services/api-services-repository';
+import { hashClientSecret } from '../../api-services/client-secrets';
+import { OAuthError } from '../oauth-error';
+import { checkClientUsable } from './check-client';
+import { checkGrantType } from './check-grant-type';
+import { checkPkceChallenge, checkPkceVerifier } from './check-pkce';
+import { checkMaxAge, checkPrompt } from './check-prompt';
+import { checkRedirectUri } from './check-redirect-uri';
+import { checkResponseType } from './check-response-type';
+import { checkScope, checkScopeWithin } from './check-scope';
+import { checkClientSecret } from './client-authentication';
+
+const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
+  id: 's1',
+  name: 'Grafana',
+  description: 'd',
+  client_id: 'client-1',
+  client_secret_hash: hashClientSecret('right-secret'),
+  redirect_uris: JSON.stringify(['https://app.lan/cb', 'https://app.lan/cb2']),
+  post_logout_redirect_uris: '[]',
+  scopes: JSON.stringify(['openid', 'email']),
+  grant_types: JSON.stringify(['authorization_code']),
+  is_active: 1,
+  icon_url: null,
+  id_token_signed_response_alg: 'RS256',
+  created_at: 0,
+  updated_at: 0,
+  ...overrides,
+});
+
+/** Runs a check and returns the OAuth error it raised, as `error: description (status)`. */
+function refusal(check: () => unknown): string {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof OAuthError) return `${error.error}: ${error.description} (${error.statusCode})`;
+    throw error;
+  }
+  throw new Error('the check passed');
+}
+
+describe('checkClientUsable', () => {
+  it('needs a known, enabled client', () => {
+    expect(refusal(() => checkClientUsable(undefined, undefined))).toBe('invalid_request: client_id is missing (400)');
+    expect(refusal(() => checkClientUsable(undefined, 'x'))).toBe('invalid_client: Unknown client (401)');
+    expect(refusal(() => checkClientUsable(service({ is_active: 0 }), 'client-1'))).toBe('invalid_client: This service is disabled (401)');
+    expect(checkClientUsable(service(), 'client-1').id).toBe('s1');
+  });
+});
+
+describe('checkRedirectUri', () => {
+  it('matches byte for byte, and may be omitted only with one registered URI', () => {
+    expect(checkRedirectUri(service(), 'https://app.lan/cb')).toBe('https://app.lan/cb');
+    for (const uri of ['https://app.lan/cb/', 'https://APP.lan/cb', 'https://app.lan/cb?x=1', 'https://app.lan/c']) {
+      expect(refusal(() => checkRedirectUri(service(), uri))).toBe('invalid_request: redirect_uri is not registered for this service (400)');
+    }
+    expect(refusal(() => checkRedirectUri(service(), undefined))).toBe('invalid_request: redirect_uri is missing (400)');
+    expect(checkRedirectUri(service({ redirect_uris: '["https://only.lan/cb"]' }), undefined)).toBe('https://only.lan/cb');
+  });
+});
+
+describe('checkResponseType', () => {
+  it('accepts code only', () => {
+    expect(refusal(() => checkResponseType(undefined))).toBe('invalid_request: response_type is missing (400)');
+    expect(refusal(() => checkResponseType('token'))).toBe('unsupported_response_type: Only response_type=code is supported (400)');
+    expect(() => checkResponseType('code')).not.toThrow();
+  });
+});
+
+describe('checkScope', () => {
+  it('requires openid and refuses scopes the service may not have', () => {
+    expect(refusal(() => checkScope(service(), 'email'))).toBe('invalid_scope: The openid scope is required (400)');
+    expect(refusal(() => checkScope(service(), 'openid profile'))).toBe('invalid_scope: Scope not allowed for this service: profile (400)');
+    expect(checkScope(service(), 'openid  email openid')).toEqual(['openid', 'email']);
+  });
+
+  it('lets a refresh narrow but not widen', () => {
+    expect(checkScopeWithin(['openid', 'email'], undefined)).toEqual(['openid', 'email']);
+    expect(checkScopeWithin(['openid', 'email'], 'openid')).toEqual(['openid']);
+    expect(refusal(() => checkScopeWithin(['openid'], 'openid email'))).toBe('invalid_scope: Scope was not granted: email (400)');
+  });
+});
+
+describe('PKCE', () => {
+  const verifier = 'a'.repeat(43);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  it('accepts S256 challenges only', () => {
+    expect(checkPkceChallenge(undefined, undefined)).toEqual({ challenge: null, method: null });
+    expect(checkPkceChallenge(challenge, 'S256')).toEqual({ challenge, method: 'S256' });
+    expect(refusal(() => checkPkceChallenge(challenge, undefined))).toBe('invalid_request: code_challenge_method must be S256 (400)');
+    expect(refusal(() => checkPkceChallenge(challenge, 'plain'))).toBe('invalid_request: code_challenge_method must be S256 (400)');
+    expect(refusal(() => checkPkceChallenge('short', 'S256'))).toBe('invalid_request: code_challenge is not a valid S256 challenge (400)');
+    expect(refusal(() => checkPkceChallenge(undefined, 'S256'))).toBe('invalid_request: code_challenge_method without code_challenge (400)');
+  });
+
+  it('checks the verifier against the challenge', () => {
+    expect(() => checkPkceVerifier(challenge, verifier)).not.toThrow();
+    expect(refusal(() => checkPkceVerifier(challenge, 'b'.repeat(43)))).toBe('invalid_grant: code_verifier does not match the code_challenge (400)');
+    expect(refusal(() => checkPkceVerifier(challenge, undefined))).toBe('invalid_grant: code_verifier is missing or malformed (400)');
+    expect(refusal(() => checkPkceVerifier(null, verifier))).toBe('invalid_grant: code_verifier sent for a code issued without code_challenge (400)');
+    expect(() => checkPkceVerifier(null, undefined)).not.toThrow();
+  });
+});
+
+describe('checkGrantType', () => {
+  it('needs a supported grant the service may use', () => {
+    expect(refusal(() => checkGrantType(service(), undefined))).toBe('invalid_request: grant_type is missing (400)');
+    expect(refusal(() => checkGrantType(service(), 'password'))).toBe('unsupported_grant_type: grant_type password is not supported (400)');
+    expect(refusal(() => checkGrantType(service(), 'refresh_token'))).toBe('unauthorized_client: This service may not use the refresh_token grant (400)');
+    expect(checkGrantType(service(), 'authorization_code')).toBe('authorization_code');
+  });
+});
+
+describe('prompt and max_age', () => {
+  it('reads them, refusing nonsense', () => {
+    expect(checkPrompt('login consent')).toEqual(['login', 'consent']);
+    expect(refusal(() => checkPrompt('none login'))).toBe('invalid_request: prompt=none cannot be combined with other values (400)');
+    expect(refusal(() => checkPrompt('maybe'))).toBe('invalid_request: Unsupported prompt: maybe (400)');
+    expect(checkMaxAge('300')).toBe(300);
+    expect(refusal(() => checkMaxAge('-1'))).toBe('invalid_request: max_age must be a whole number of seconds (400)');
+  });
+});
+
+describe('checkClientSecret', () => {
+  it('compares the secret with the stored hash', () => {
+    const basic = { clientId: 'client-1', secret: 'right-secret', method: 'client_secret_basic' as const };
+    expect(checkClientSecret(service(), basic).id).toBe('s1');
+    expect(refusal(() => checkClientSecret(service(), { ...basic, secret: 'wrong' }))).toBe('invalid_client: Client authentication failed (401)');
+    expect(refusal(() => checkClientSecret(undefined, basic))).toBe('invalid_client: Client authentication failed (401)');
+    expect(refusal(() => checkClientSecret(service({ is_active: 0 }), basic))).toBe('invalid_client: This service is disabled (401)');
+  });
+});

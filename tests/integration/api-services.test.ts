@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof registerAndLogin>>;
+let regular: Awaited<ReturnType<typeof registerAndLogin>>;
+beforeEach(async () => {
+  t = await startTestApp();
+  admin = await registerAndLogin(t.app); // the first account is the administrator
+  regular = await registerAndLogin(t.app);
+});
+afterEach(async () => t.close());
+
+const input = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Grafana',
+  description: 'Dashboards',
+  redirect_uris: ['https://grafana.home.lan/login/generic_oauth'],
+  scopes: ['openid', 'email'],
+  grant_types: [],
+  is_active: true,
+  ...overrides,
+});
+
+describe('API services (admin)', () => {
+  it('creates a service whose secret is shown once and kept only hashed', async () => {
+    const created = await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() });
+    expect(created.status).toBe(200);
+    const { id, credentials } = created.body;
+    expect(credentials.client_secret.length).toBeGreaterThanOrEqual(43);
+    const detail = await call(t.app, 'GET', `/api/v1/admin/api-services/${id}`, { token: admin.access });
+    expect(detail.body).toMatchObject({ name: 'Grafana', client_id: credentials.client_id, grant_types: ['authorization_code'], is_active: true, scopes: ['openid', 'email'] });
+    const everything = JSON.stringify([detail.body, (await call(t.app, 'GET', '/api/v1/admin/api-services', { token: admin.access })).body]);
+    expect(everything).not.toContain(credentials.client_secret);
+    const row = await t.db.selectFrom('api_services').selectAll().executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(credentials.client_secret);
+  });
+
+  it('updates, toggles, regenerates the secret, searches, and shows public info of active services only', async () => {
+    const { id, credentials } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() })).body;
+    await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input({ name: 'Immich' }) });
+    const updated = await call(t.app, 'PUT', `/api/v1/admin/api-services/${id}`, { token: admin.access, body: input({ redirect_uris: ['https://grafana.home.lan/cb', 'https://grafana.home.lan/cb2'] }) });
+    expect(updated.body.redirect_uris).toHaveLength(2);
+    expect((await call(t.app, 'GET', '/api/v1/admin/api-services?search=graf', { token: admin.access })).body.items.map((s: { name: string }) => s.name)).toEqual(['Grafana']);
+    expect((await call(t.app, 'GET', `/api/v1/api-services/client/${credentials.client_id}`)).body).toEqual({ name: 'Grafana', icon_url: null, scopes: ['openid', 'email'] });
+    expect((await call(t.app, 'PATCH', `/api/v1/admin/api-services/toggle/${id}`, { token: admin.access })).body.is_active).toBe(false);
+    expect((await call(t.app, 'GET', `/api/v1/api-services/client/${credentials.client_id}`)).status).toBe(404);
+    const renewed = await call(t.app, 'POST', `/api/v1/admin/api-services/${id}/credentials`, { token: admin.access, body: {} });
+    expect(renewed.body.credentials.client_id).toBe(credentials.client_id);
+    expect(renewed.body.credentials.client_secret).not.toBe(credentials.client_secret);
+  });
+
+  it("validates with the spec's messages", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: '' }, 'name: Name is required'],
+      [{ description: ' ' }, 'description: Description is required'],
+      [{ redirect_uris: [] }, 'redirect_uris: At least one URI is required'],
+      [{ redirect_uris: ['/relative'] }, 'redirect_uris.0: Each URI must be an absolute http(s) URL without a fragment'],
+      [{ redirect_uris: ['https://x.lan/cb#frag'] }, 'redirect_uris.0: Each URI must be an absolute http(s) URL without a fragment'],
+      [{ scopes: [] }, 'scopes: Scopes are required'],
+      [{ scopes: ['openid', 'admin'] }, 'scopes.1: Scopes must be among openid, email, profile, offline_access'],
+      [{ grant_types: ['password'] }, 'grant_types.0: Grant types must be among authorization_code, refresh_token'],
+    ];
+    for (const [overrides, message] of cases) {
+      const answer = await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input(overrides) });
+      expect(answer.status, message).toBe(400);
+      expect(answer.body.error).toBe(message);
+    }
+    expect(await t.db.selectFrom('api_services').selectAll().execute()).toEqual([]);
+  });
+
+  it('answers 401 without a token and 403 to a non-admin on every route', async () => {
+    const { id } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() })).body;
+    const routes: Array<['GET' | 'POST' | 'PUT' | 'PATCH', string, unknown]> = [
+      ['GET', '/api/v1/admin/api-services', undefined],
+      ['POST', '/api/v1/admin/api-services', input()],
+      ['GET', `/api/v1/admin/api-services/${id}`, undefined],
+      ['PUT', `/api/v1/admin/api-services/${id}`, input()],
+      ['PATCH', `/api/v1/admin/api-services/toggle/${id}`, {}],
+      ['POST', `/api/v1/admin/api-services/${id}/credentials`, {}],
+    ];
+    for (const [method, url, body] of routes) {
+      expect((await call(t.app, method, url, { body })).status, `${method} ${url}`).toBe(401);
+      const refused = await call(t.app, method, url, { body, token: regular.access });
+      expect(refused.status, `${method} ${url}`).toBe(403);
+      expect(JSON.stringify(refused.body)).not.toContain('client_secret');
+    }
+    expect((await call(t.app, 'GET', `/api/v1/admin/api-services/${id}`, { token: admin.access })).body.is_active).toBe(true);
+    expect((await call(t.app, 'GET', '/api/v1/admin/api-services/unknown', { token: admin.access })).status).toBe(404);
+  });
+});

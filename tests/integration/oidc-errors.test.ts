@@ -1,0 +1,183 @@
+import * as client from 'openid-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+let f: OidcFixture;
+let service: Awaited<ReturnType<OidcFixture['createService']>>;
+beforeEach(async () => {
+  f = await startOidcFixture();
+  service = await f.createService();
+});
+afterEach(async () => f.close());
+
+const verifier = 'v'.repeat(43) + 'erifier-for-tests';
+const challenge = async () => client.calculatePKCECodeChallenge(verifier);
+
+async function code(params: Record<string, string> = {}) {
+  const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', {
+    client_id: service.clientId,
+    redirect_uri: CALLBACK,
+    response_type: 'code',
+    scope: 'openid email',
+    state: 'st',
+    code_challenge: await challenge(),
+    code_challenge_method: 'S256',
+    ...params,
+  }, f.user.access);
+  return answer;
+}
+
+async function token(form: Record<string, string>, auth: 'basic' | 'post' = 'basic', secret = service.clientSecret, clientId = service.clientId) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const body = new URLSearchParams(form);
+  if (auth === 'basic') headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  else {
+    body.set('client_id', clientId);
+    body.set('client_secret', secret);
+  }
+  const response = await fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers, body });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+const exchange = async (c: string, extra: Record<string, string> = {}) => token({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier, ...extra });
+
+describe('the token endpoint refuses with the right RFC 6749 errors', () => {
+  it('a reused code: invalid_grant, and the first access token stops working', async () => {
+    const c = (await code()).body.code;
+    const first = await exchange(c);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.headers.get('pragma')).toBe('no-cache');
+    const again = await exchange(c);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('invalid_grant');
+    expect(again.headers.get('cache-control')).toBe('no-store');
+    const info = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
+    expect(info.status).toBe(401);
+  });
+
+  it('a code after 60 seconds', async () => {
+    const c = (await code()).body.code;
+    f.t.advance(61_000);
+    expect((await exchange(c)).body.error).toBe('invalid_grant');
+  });
+
+  it('a redirect_uri other than the authorization request’s', async () => {
+    const c = (await code()).body.code;
+    expect((await exchange(c, { redirect_uri: `${CALLBACK}/` })).body.error).toBe('invalid_grant');
+  });
+
+  it('a wrong PKCE verifier, a missing one, and a verifier for a code without challenge', async () => {
+    expect((await exchange((await code()).body.code, { code_verifier: 'w'.repeat(50) })).body.error).toBe('invalid_grant');
+    const missing = (await code()).body.code;
+    expect((await token({ grant_type: 'authorization_code', code: missing, redirect_uri: CALLBACK })).body.error).toBe('invalid_grant');
+    const plain = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
+    expect((await exchange(plain)).body.error).toBe('invalid_grant');
+  });
+
+  it('a wrong secret: invalid_client, 401 with WWW-Authenticate for basic', async () => {
+    const c = (await code()).body.code;
+    const basic = await token({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier }, 'basic', 'wrong-secret');
+    expect(basic.status).toBe(401);
+    expect(basic.body.error).toBe('invalid_client');
+    expect(basic.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const post = await token({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier }, 'post', 'wrong-secret');
+    expect(post.status).toBe(401);
+    expect(post.body.error).toBe('invalid_client');
+    // The code was not spent by the failed attempts.
+    expect((await exchange(c)).status).toBe(200);
+  });
+
+  it('a disabled service: invalid_client, and its tokens get 401 at userinfo', async () => {
+    const issued = await exchange((await code()).body.code);
+    await oidcJson(f.issuer, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, {}, f.adminToken);
+    expect((await exchange((await code()).body.code)).body.error).toBe('invalid_client');
+    const info = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token}` } });
+    expect(info.status).toBe(401);
+  });
+
+  it('a refresh token of another client; a replayed refresh token revokes its session', async () => {
+    const other = await f.createService({ name: 'Immich' });
+    const issued = await exchange((await code()).body.code);
+    const stolen = await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token }, 'basic', other.clientSecret, other.clientId);
+    expect(stolen.body.error).toBe('invalid_grant');
+    const rotated = await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token });
+    expect(rotated.status).toBe(200);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token })).body.error).toBe('invalid_grant');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token })).body.error).toBe('invalid_grant');
+  });
+
+  it('grant types: unknown, and one the service may not use', async () => {
+    expect((await token({ grant_type: 'password', username: 'x', password: 'y' })).body.error).toBe('unsupported_grant_type');
+    const codeOnly = await f.createService({ name: 'Gitea', grant_types: [] });
+    const answer = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, 'basic', codeOnly.clientSecret, codeOnly.clientId);
+    expect(answer.body.error).toBe('unauthorized_client');
+  });
+});
+
+describe('the authorization request', () => {
+  it('a scope the service does not allow is refused (never narrowed), back to the service', async () => {
+    const narrow = await f.createService({ name: 'Narrow', scopes: ['openid'] });
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: narrow.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'xyz' }, f.user.access);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid_scope');
+    const back = new URL(answer.body.redirect_to);
+    expect(back.origin + back.pathname).toBe(CALLBACK);
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'invalid_scope', state: 'xyz', iss: f.issuer });
+  });
+
+  it('an unknown client or an unregistered redirect_uri is never redirected to', async () => {
+    for (const params of [
+      { client_id: 'nope', redirect_uri: CALLBACK },
+      { client_id: service.clientId, redirect_uri: 'https://evil.example/callback' },
+      { client_id: service.clientId, redirect_uri: `${CALLBACK}/` },
+    ]) {
+      const check = await fetch(`${f.issuer}/api/v1/oauth/authorize?${new URLSearchParams({ ...params, response_type: 'code', scope: 'openid' })}`);
+      const body = await check.json();
+      expect(check.status).toBeGreaterThanOrEqual(400);
+      expect(body.redirect_to).toBeUndefined();
+    }
+  });
+
+  it('missing response_type and a plain PKCE method go back as errors; prompt=none needs an earlier approval', async () => {
+    const base = { client_id: service.clientId, redirect_uri: CALLBACK, scope: 'openid', state: 's' };
+    const noType = await fetch(`${f.issuer}/api/v1/oauth/authorize?${new URLSearchParams(base)}`);
+    expect(new URL((await noType.json()).redirect_to).searchParams.get('error')).toBe('invalid_request');
+    const plain = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, response_type: 'code', code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, f.user.access);
+    expect(plain.body.error).toBe('invalid_request');
+    const silent = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, response_type: 'code', prompt: 'none' }, f.user.access);
+    expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('consent_required');
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, response_type: 'code' }, f.user.access)).status).toBe(200);
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, response_type: 'code', prompt: 'none' }, f.user.access)).status).toBe(200);
+  });
+
+  it('a form POST to /auth becomes the same request', async () => {
+    const response = await fetch(`${f.issuer}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: service.clientId, scope: 'openid', response_type: 'code', redirect_uri: CALLBACK }),
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`/auth?client_id=${service.clientId}&redirect_uri=${encodeURIComponent(CALLBACK)}&response_type=code&scope=openid`);
+  });
+});
+
+describe('introspection and revocation', () => {
+  it('report a token only to its own client', async () => {
+    const other = await f.createService({ name: 'Other' });
+    const issued = await exchange((await code()).body.code);
+    const introspect = async (clientId: string, secret: string) => {
+      const response = await fetch(`${f.issuer}/api/v1/oauth/introspect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: issued.body.access_token, client_id: clientId, client_secret: secret }),
+      });
+      return response.json();
+    };
+    expect(await introspect(other.clientId, other.clientSecret)).toEqual({ active: false });
+    const mine = await introspect(service.clientId, service.clientSecret);
+    expect(mine).toMatchObject({ active: true, client_id: service.clientId, scope: 'openid email', token_type: 'Bearer' });
+    expect(Object.keys(mine).sort()).toEqual(['active', 'client_id', 'exp', 'iat', 'scope', 'sub', 'token_type']);
+  });
+});
