@@ -14,7 +14,11 @@ import { ReviewPage } from '../features/verify/ReviewPage';
 import { requireStep, verifyFlow } from '../features/verify/verify-flow';
 import type { VerifyStep } from '../features/verify/verify-steps';
 import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
+import { authorizationParamsSchema, endSessionRequestSchema } from '../../contract/oauth';
+import { ConsentPage } from '../features/consent/ConsentPage';
+import { SignOutPage } from '../features/signout/SignOutPage';
 import type { AppSession } from '../session/start-session';
+import { parseSearch, stringifySearch } from './search-params';
 import { fromSearchSchema, leaveAuthPagesWhenSignedIn, requireAdmin, requireSignIn, requireVerified } from './guards';
 
 export type RouterContext = { session: AppSession };
@@ -40,6 +44,20 @@ const selectAccountRoute = createRoute({
     if (context.session.state.accounts.length === 0) throw redirect({ to: '/auth/login', search });
   },
   component: () => <SelectAccountPage search={selectAccountRoute.useSearch()} />,
+});
+
+// The authorization endpoint and RP-initiated logout: open to anyone, they decide themselves.
+const consentRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/auth',
+  validateSearch: (search: Record<string, unknown>) => authorizationParamsSchema.safeParse(search).data ?? {},
+  component: () => <ConsentPage params={consentRoute.useSearch()} />,
+});
+const signOutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signout',
+  validateSearch: (search: Record<string, unknown>) => endSessionRequestSchema.safeParse(search).data ?? {},
+  component: () => <SignOutPage params={signOutRoute.useSearch()} />,
 });
 
 // Everything else needs a signed-in account; all but /verify also need a verified one.
@@ -99,11 +117,13 @@ const adminScreens = [
 
 const routeTree = rootRoute.addChildren([
   authPages.addChildren([loginRoute, registerRoute, selectAccountRoute]),
+  consentRoute,
+  signOutRoute,
   signedIn.addChildren([verifyRoute.addChildren([verifyWelcomeRoute, verifyEmailRoute, verifyOtpRoute, verifyAvatarRoute, verifyReviewRoute]), verified.addChildren([homeRoute, personalInfoRoute, notAllowedRoute, adminRoute.addChildren([adminIndexRoute, ...adminScreens])])]),
 ]);
 
 export function createAppRouter(session: AppSession) {
-  return createRouter({ routeTree, context: { session }, defaultPreload: false, scrollRestoration: true });
+  return createRouter({ routeTree, context: { session }, defaultPreload: false, scrollRestoration: true, parseSearch, stringifySearch });
 }
 
 declare module '@tanstack/react-router' {

@@ -1,0 +1,80 @@
+import { Avatar, Button, Group, List, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import type { AuthorizationCheck } from '../../../contract/oauth';
+import { SCOPE_DESCRIPTIONS, type Scope } from '../../../contract/services';
+import { AccountAvatar } from '../../ui/AccountAvatar';
+import { CenteredCard } from '../../ui/CenteredCard';
+import { ServerIcon, SwitchIcon } from '../../ui/icons';
+import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
+
+type Props = {
+  check: AuthorizationCheck;
+  account: { email: string; label: string; picture: string | null };
+  busy: boolean;
+  outcome: Outcome;
+  onAllow: () => void;
+  onCancel: () => void;
+  onChangeAccount: () => void;
+};
+
+/** The consent screen (spec §2): who asks, as whom, for what; Cancel or Allow. */
+export function ConsentCard({ check, account, busy, outcome, onAllow, onCancel, onChangeAccount }: Props) {
+  const service = check.service.name;
+  return (
+    <CenteredCard width={480}>
+      <Stack align="center" gap="xs" ta="center">
+        <Avatar src={check.service.icon_url} alt={service} size={64} radius="md" color="blue">
+          <ServerIcon size={30} />
+        </Avatar>
+        <Title order={1} fz={24}>
+          {service}
+        </Title>
+        <Text c="dimmed" size="sm">
+          wants to use your Home Guard account
+        </Text>
+      </Stack>
+      <OutcomeAlert outcome={outcome} />
+      <Paper withBorder radius="md" p="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <AccountAvatar src={account.picture} name={account.label} radius="xl" />
+            <div style={{ minWidth: 0 }}>
+              <Text fw={600} truncate>
+                {account.label}
+              </Text>
+              <Text size="sm" c="dimmed" truncate>
+                {account.email}
+              </Text>
+            </div>
+          </Group>
+          <UnstyledButton onClick={onChangeAccount} aria-label="Use another account" c="blue">
+            <SwitchIcon size={20} />
+          </UnstyledButton>
+        </Group>
+      </Paper>
+      <div>
+        <Text fw={600} mb={6}>
+          {service} will be able to:
+        </Text>
+        <List spacing={4} size="sm">
+          {check.scopes.map((scope) => (
+            <List.Item key={scope}>{SCOPE_DESCRIPTIONS[scope as Scope] ?? scope}</List.Item>
+          ))}
+        </List>
+      </div>
+      <Stack gap={4}>
+        <Text fw={700}>Are you sure you want to trust {service}?</Text>
+        <Text size="sm" c="dimmed">
+          {service} will use this information as its own privacy policy and terms say. Only allow services you know and trust; you can sign out of them at any time.
+        </Text>
+      </Stack>
+      <Group grow>
+        <Button variant="default" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button onClick={onAllow} loading={busy}>
+          Allow
+        </Button>
+      </Group>
+    </CenteredCard>
+  );
+}

@@ -1,0 +1,100 @@
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { redirectWith, type AuthorizationParams } from '../../../contract/oauth';
+import { errorMessage } from '../../api/errors';
+import { isFullyVerified } from '../../app/guards';
+import { stringifySearch } from '../../app/search-params';
+import { useSession } from '../../app/session-context';
+import { LoadingScreen } from '../../ui/LoadingScreen';
+import { useAsyncAction } from '../../ui/use-async-action';
+import { checkAuthorization, requestCode, type CheckResult } from './authorization-api';
+import { AuthorizationErrorPage } from './AuthorizationErrorPage';
+import { ConsentCard } from './ConsentCard';
+import { hadFreshLogin, markFreshLogin } from './fresh-login';
+
+/**
+ * /auth: the authorization endpoint. The request is checked before anyone signs in; a bad
+ * client or redirect_uri is shown here, other errors go back to the service.
+ */
+export function ConsentPage({ params }: { params: AuthorizationParams }) {
+  const session = useSession();
+  const { activeAccount, signInRequired, accounts, profile, hasAuthenticated } = useSnapshot(session.state);
+  const navigate = useNavigate();
+  const [request] = useState(params); // read once: later navigation does not change the request
+  const [result, setResult] = useState<CheckResult | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const allowing = useAsyncAction('Allowing the service');
+  const returnPath = `/auth${stringifySearch(request)}`;
+
+  const leave = (url: string) => {
+    setLeaving(true);
+    window.location.assign(url);
+  };
+
+  useEffect(() => {
+    checkAuthorization(request).then(setResult, (error: unknown) =>
+      setResult({ ok: false, error: { error: 'server_error', error_description: errorMessage(error) } }),
+    );
+  }, [request]);
+
+  const check = result?.ok ? result.check : null;
+  /** An error back to the service (its redirect_uri was verified by the check). */
+  const back = (error: string, description?: string) => {
+    if (check) leave(redirectWith(check.redirect_uri, { error, error_description: description, state: check.state, iss: check.issuer }));
+  };
+
+  /** A fresh sign-in of the chosen account (prompt=login, max_age), asked once per request. */
+  const signInAgain = async () => {
+    if (hadFreshLogin(returnPath)) return back('login_required');
+    markFreshLogin(returnPath);
+    await session.chooseAnotherAccount();
+    await navigate({ to: '/auth/login', search: { from: returnPath } });
+  };
+
+  const allow = () =>
+    allowing.run(async () => {
+      const answer = await requestCode(session.connection, request);
+      if (answer.ok) return leave(answer.redirectTo);
+      if (answer.error.redirect_to) return leave(answer.error.redirect_to);
+      if (answer.error.error === 'login_required') return signInAgain();
+      throw new Error(answer.error.error_description ?? answer.error.error);
+    });
+
+  // What the request needs next, whenever the request or the account changes.
+  useEffect(() => {
+    if (!result || leaving) return;
+    if (!result.ok) {
+      if (result.error.redirect_to) leave(result.error.redirect_to);
+      return;
+    }
+    const c = result.check;
+    if (signInRequired || !activeAccount) {
+      if (c.prompt.includes('none')) return void back('login_required');
+      void navigate({ to: accounts.length > 0 && !c.prompt.includes('login') ? '/auth/authenticate' : '/auth/login', search: { from: returnPath } });
+      return;
+    }
+    const hinted = accounts.find((a) => a.accountId === c.hinted_subject) ?? accounts.find((a) => !!c.login_hint && a.email.toLowerCase() === c.login_hint.toLowerCase());
+    if (hinted && hinted.accountId !== activeAccount.accountId) return void session.switchAccount(hinted.accountId);
+    if (!hasAuthenticated) return void session.ensureAuthenticated();
+    if (profile && !isFullyVerified(profile)) return void navigate({ to: '/verify', search: { from: returnPath } });
+    if (c.prompt.includes('login') && !hadFreshLogin(returnPath)) return void signInAgain();
+    if (c.prompt.includes('none')) void allow();
+  }, [result, signInRequired, activeAccount?.accountId, hasAuthenticated, profile]);
+
+  if (result && !result.ok && !result.error.redirect_to) return <AuthorizationErrorPage error={result.error} />;
+  if (!check || leaving || !activeAccount || !profile || check.prompt.includes('none')) {
+    return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;
+  }
+  return (
+    <ConsentCard
+      check={check}
+      account={{ email: activeAccount.email, label: profile.full_name, picture: profile.profile_picture }}
+      busy={allowing.busy}
+      outcome={allowing.outcome}
+      onAllow={() => void allow()}
+      onCancel={() => back('access_denied', 'The user did not allow the request')}
+      onChangeAccount={() => void session.chooseAnotherAccount()}
+    />
+  );
+}

@@ -1,0 +1,26 @@
+import { authorizationCheckSchema, codeResponseSchema, oauthErrorSchema, type AuthorizationCheck, type AuthorizationParams, type OAuthErrorBody } from '../../../contract/oauth';
+import type { BrokerConnection } from '../../broker/connect';
+
+export type CheckResult = { ok: true; check: AuthorizationCheck } | { ok: false; error: OAuthErrorBody };
+export type CodeResult = { ok: true; redirectTo: string } | { ok: false; status: number; error: OAuthErrorBody };
+
+const asQuery = (params: AuthorizationParams) => new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+
+async function oauthError(response: Response): Promise<OAuthErrorBody> {
+  const parsed = oauthErrorSchema.safeParse(await response.json().catch(() => null));
+  return parsed.success ? parsed.data : { error: 'server_error', error_description: 'The sign-in service did not answer as expected' };
+}
+
+/** Validates the request before anyone signs in (public). */
+export async function checkAuthorization(params: AuthorizationParams): Promise<CheckResult> {
+  const response = await fetch(`/api/v1/oauth/authorize?${asQuery(params)}`);
+  if (response.ok) return { ok: true, check: authorizationCheckSchema.parse(await response.json()) };
+  return { ok: false, error: await oauthError(response) };
+}
+
+/** Asks for a code for the active account (the broker adds its token). */
+export async function requestCode(broker: Pick<BrokerConnection, 'fetch'>, params: AuthorizationParams): Promise<CodeResult> {
+  const response = await broker.fetch('/api/v1/oauth/code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) });
+  if (response.ok) return { ok: true, redirectTo: codeResponseSchema.parse(await response.json()).redirect_to };
+  return { ok: false, status: response.status, error: await oauthError(response) };
+}

@@ -1,0 +1,108 @@
+import { createServer, type Server } from 'node:http';
+import { expect, test } from '@playwright/test';
+import * as client from 'openid-client';
+import { freePort } from '../support/server-process';
+import { E2E_ADMIN } from './global-setup';
+import { E2E_URL, login, verifiedPerson } from './support/api';
+import { screenshots, signIn } from './support/ui';
+
+let callbackServer: Server;
+let callback: string;
+const received: URL[] = [];
+
+test.beforeAll(async () => {
+  const port = await freePort();
+  callback = `http://127.0.0.1:${port}/callback`;
+  callbackServer = createServer((request, response) => {
+    received.push(new URL(request.url!, `http://127.0.0.1:${port}`));
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Relying party</title><h1>Back at the service</h1>');
+  });
+  await new Promise<void>((resolve) => callbackServer.listen(port, '127.0.0.1', resolve));
+});
+test.afterAll(() => new Promise<void>((resolve) => callbackServer.close(() => resolve())));
+
+async function createService(overrides: Record<string, unknown> = {}) {
+  const { access } = await login(E2E_ADMIN);
+  const response = await fetch(`${E2E_URL}/api/v1/admin/api-services`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+    body: JSON.stringify({ name: 'Grafana', description: 'Dashboards', redirect_uris: [callback], scopes: ['openid', 'email', 'profile', 'offline_access'], grant_types: ['authorization_code', 'refresh_token'], ...overrides }),
+  });
+  const body = await response.json();
+  return { id: body.id as string, clientId: body.credentials.client_id as string, clientSecret: body.credentials.client_secret as string, adminToken: access };
+}
+
+const discover = (service: { clientId: string; clientSecret: string }) =>
+  client.discovery(new URL(E2E_URL), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+
+test('a real relying party signs a person in through the consent screen, then refreshes, revokes and logs out', async ({ page }) => {
+  const service = await createService();
+  const person = await verifiedPerson('oidc');
+  const config = await discover(service);
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email profile offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, nonce });
+
+  await page.goto(url.href);
+  await signIn(page, person); // signed out: sign-in first, then back to the same request
+  await expect(page.getByText('Are you sure you want to trust Grafana?')).toBeVisible();
+  await expect(page.getByText(person.email)).toBeVisible();
+  for (const description of ['Access your account id and use it', 'View your email address', 'View your profile image']) await expect(page.getByText(description)).toBeVisible();
+  await screenshots(page, 'consent');
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+
+  const returned = new URL(page.url());
+  expect(returned.searchParams.get('state')).toBe(state);
+  expect(received.filter((u) => u.pathname === '/callback').at(-1)?.searchParams.get('code')).toBe(returned.searchParams.get('code'));
+  const tokens = await client.authorizationCodeGrant(config, returned, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+  const claims = tokens.claims()!;
+  expect(claims).toMatchObject({ iss: E2E_URL, aud: service.clientId, email: person.email, name: person.name });
+  expect((await client.fetchUserInfo(config, tokens.access_token, claims.sub)).email).toBe(person.email);
+  const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+  await client.tokenRevocation(config, refreshed.access_token);
+  expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${refreshed.access_token}` } })).status).toBe(401);
+
+  // RP-initiated logout: back to the service with its state, the service session ended, the account gone from this device.
+  const third = await client.refreshTokenGrant(config, refreshed.refresh_token!);
+  await page.goto(client.buildEndSessionUrl(config, { id_token_hint: third.id_token!, post_logout_redirect_uri: callback, state: 'bye' }).href);
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('state')).toBe('bye');
+  expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${third.access_token}` } })).status).toBe(401);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});
+
+test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {
+  const service = await createService({ name: 'Immich' });
+  const visited: string[] = [];
+  page.on('request', (request) => visited.push(request.url()));
+  await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: 'https://evil.example/callback', response_type: 'code', scope: 'openid', state: 'x' })}`);
+  await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
+  await expect(page.getByText('redirect_uri is not registered for this service')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(new URL(page.url()).host).toBe('127.0.0.1:8181');
+  expect(visited.filter((url) => new URL(url).host === 'evil.example')).toEqual([]);
+  await screenshots(page, 'authorization-error');
+});
+
+test('Cancel goes back with access_denied; a disabled service shows the error page', async ({ page }) => {
+  const service = await createService({ name: 'Nextcloud' });
+  const person = await verifiedPerson('cancel');
+  const params = new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'keep-me' });
+  await page.goto(`/auth?${params}`);
+  await signIn(page, person);
+  await expect(page.getByText('Are you sure you want to trust Nextcloud?')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  const back = new URL(page.url());
+  expect(back.searchParams.get('error')).toBe('access_denied');
+  expect(back.searchParams.get('state')).toBe('keep-me');
+  expect(back.searchParams.get('iss')).toBe(E2E_URL);
+
+  await fetch(`${E2E_URL}/api/v1/admin/api-services/toggle/${service.id}`, { method: 'PATCH', headers: { authorization: `Bearer ${service.adminToken}` } });
+  await page.goto(`/auth?${params}`);
+  await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
+  await expect(page.getByText('This service is disabled')).toBeVisible();
+});
