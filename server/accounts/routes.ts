@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   emptyBodySchema,
   loginRequestSchema,
@@ -30,6 +31,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.post('/api/v1/auth/refresh', { schema: { body: emptyBodySchema, response: { 200: refreshResponseSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     return services.sessions.refresh(requireBearer(request));
+  });
+
+  // Sign-out ends the session on the server too; the refresh token names it (like /refresh).
+  app.post('/api/v1/auth/logout', { schema: { body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await services.sessions.endByRefreshToken(requireBearer(request));
+    return {};
   });
 
   app.get('/api/v1/auth/profile', { preHandler: services.authenticate, schema: { response: { 200: profileSchema, ...errors } } }, async (request) => {

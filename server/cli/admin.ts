@@ -5,12 +5,17 @@ import { emailField, newPasswordField, phoneField, requiredText } from '../../co
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/database';
 import { AppError } from '../errors';
+import { SIGNING_ALGS } from '../keys/signing-keys';
 import { createServices } from '../services';
 import { readPassword } from './read-password';
 
 const USAGE = `Usage:
   npm run admin -- create --email EMAIL --name "FULL NAME" [--phone PHONE]
   npm run admin -- reset-password --email EMAIL
+  npm run admin -- rotate-keys
+
+rotate-keys starts new signing keys; the old ones stay published until the tokens they
+signed have expired (ACCESS_TOKEN_TTL plus a day), so nobody is signed out.
 
 The password is read from HOME_GUARD_PASSWORD, or asked for. The command works on the
 database the server is configured with (DATABASE_URL, or DATA_DIR for SQLite).`;
@@ -34,6 +39,7 @@ async function run(argv: string[]): Promise<string> {
   });
   const command = positionals[0];
   if (values.help || !command) return USAGE;
+  if (command === 'rotate-keys') return rotateKeys();
   if (command !== 'create' && command !== 'reset-password') throw new UsageError(`unknown command "${command}"`);
   const args = command === 'create' ? parsed(createArgs, values) : { ...parsed(resetArgs, values), name: '', phone: undefined };
   const password = parsed(z.object({ password: newPasswordField }), { password: await readPassword(process.env) }).password;
@@ -49,6 +55,21 @@ async function run(argv: string[]): Promise<string> {
     }
     await services.accounts.resetPassword(args.email, password);
     return `password of ${args.email} changed; its sessions were signed out`;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function rotateKeys(): Promise<string> {
+  const config = loadConfig(process.env);
+  const { db } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    const services = await createServices(config, db, pino({ level: 'warn' }));
+    const keepSeconds = config.accessTokenTtl + 24 * 60 * 60;
+    const kids = [];
+    for (const alg of SIGNING_ALGS) kids.push(`${alg} ${await services.keys.rotate(alg, keepSeconds)}`);
+    return `new signing keys: ${kids.join(', ')}; the old ones stay published for ${keepSeconds} s`;
   } finally {
     await db.destroy();
   }

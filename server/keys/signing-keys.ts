@@ -13,9 +13,13 @@ export type ActiveKey = { kid: string; alg: SigningAlg; key: CryptoKey };
  * Private keys are read once per process; public keys are reloaded when an unknown `kid`
  * shows up (another replica rotated).
  */
+// How often a process looks for a key another process rotated in.
+const RELOAD_AFTER_MS = 60_000;
+
 export class SigningKeys {
   private active = new Map<SigningAlg, ActiveKey>();
   private publicKeys = new Map<string, CryptoKey>();
+  private loadedAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -45,7 +49,9 @@ export class SigningKeys {
     return kid;
   }
 
-  signingKey(alg: SigningAlg): ActiveKey {
+  /** The key that signs now; a rotation by another process is picked up within a minute. */
+  async signingKey(alg: SigningAlg): Promise<ActiveKey> {
+    if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
     const key = this.active.get(alg);
     if (!key) throw new Error(`no ${alg} signing key loaded`);
     return key;
@@ -105,6 +111,7 @@ export class SigningKeys {
   }
 
   private async load(): Promise<void> {
+    this.loadedAt = this.clock();
     const rows = await this.publishedRows();
     const publicKeys = new Map<string, CryptoKey>();
     for (const row of rows) {

@@ -75,14 +75,14 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return oauth.tokens.grant(client, request.body);
   });
 
-  const userinfo = async (request: FastifyRequest<{ Body: { access_token?: string } | undefined }>, reply: FastifyReply) => {
+  const userinfo = async (request: FastifyRequest<{ Body: { access_token?: string } | null | undefined }>, reply: FastifyReply) => {
     noStore(reply);
     const fromBody = request.method === 'POST' ? request.body?.access_token : undefined;
     if (fromBody && request.headers.authorization) throw new OAuthError('invalid_request', 'Send the access token once, not twice');
     return oauth.introspection.userinfo(bearerToken(request) ?? fromBody);
   };
   app.get('/api/v1/oauth/userinfo', userinfo);
-  app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().optional() } }, userinfo);
+  app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().nullish() } }, userinfo);
 
   app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema } }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));

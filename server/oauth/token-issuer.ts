@@ -43,7 +43,7 @@ export class TokenIssuer {
 
   async idToken(input: { service: ApiServiceRow; user: UserRow; sessionId: string; authTime: number; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
     const alg = (input.service.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256') satisfies SigningAlg;
-    const { kid, key } = this.keys.signingKey(alg);
+    const { kid, key } = await this.keys.signingKey(alg);
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({
       ...claimsFor(input.user, input.scopes),

@@ -18,7 +18,7 @@ export class AccessTokens {
   ) {}
 
   async issue(claims: AccessClaims): Promise<string> {
-    const { kid, key } = this.keys.signingKey('ES256');
+    const { kid, key } = await this.keys.signingKey('ES256');
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({ sid: claims.sessionId })
       .setProtectedHeader({ alg: 'ES256', kid, typ: TYPE })

@@ -78,6 +78,12 @@ export class UserSessionsService {
     return { refresh: next, access: await this.accessTokens.issue({ userId: session.user_id, sessionId: session.id }) };
   }
 
+  /** Signing out: the session of this refresh token ends (an unknown token changes nothing). */
+  async endByRefreshToken(refreshToken: string): Promise<void> {
+    const token = await this.sessions.findToken(hashToken(refreshToken));
+    if (token) await this.sessions.revoke(token.session_id, this.clock());
+  }
+
   /** Checks an access token against its signature, expiry, the live session and the user. */
   async authenticate(accessToken: string): Promise<Authenticated> {
     const claims = await this.accessTokens.verify(accessToken);

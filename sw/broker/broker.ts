@@ -6,7 +6,7 @@ import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSettin
 import { needsRefresh } from './jwt-expiry';
 
 // First-party calls that carry their own credentials (or none) and are never given a bearer.
-const UNAUTHENTICATED_PATHS = new Set(['/api/v1/auth/login', '/api/v1/register', '/api/v1/auth/refresh']);
+const UNAUTHENTICATED_PATHS = new Set(['/api/v1/auth/login', '/api/v1/register', '/api/v1/auth/refresh', '/api/v1/auth/logout']);
 
 export function isBrokeredRequest(url: URL, origin: string): boolean {
   return url.origin === origin && url.pathname.startsWith('/api/') && !UNAUTHENTICATED_PATHS.has(url.pathname);
@@ -70,13 +70,13 @@ export class Broker implements BrokerApi {
     const vault = await this.ready();
     const selected = await vault.getSetting(SELECTED_KEY);
     await vault.setSetting(SELECTED_KEY, null);
-    if (selected) await vault.delete(selected);
+    if (selected) await this.forget(vault, selected);
     await this.announce();
   }
 
   async remove(accountId: string): Promise<void> {
     const vault = await this.ready();
-    await vault.delete(accountId);
+    await this.forget(vault, accountId);
     if ((await vault.getSetting(SELECTED_KEY)) === accountId) await vault.setSetting(SELECTED_KEY, null);
     await this.announce();
   }
@@ -185,6 +185,19 @@ export class Broker implements BrokerApi {
     const event: BrokerEvent = options.signedOut ? { type: 'signed-out', accountId: options.signedOut, snapshot } : { type: 'changed', snapshot };
     this.channel.postMessage(event);
     this.listeners.forEach((listener) => listener(event));
+  }
+
+  /** Ends the account's session on the server (best effort: offline, it simply expires) and deletes it here. */
+  private async forget(vault: Vault, accountId: string): Promise<void> {
+    const account = await vault.get(accountId);
+    if (account) {
+      await fetch(`${this.origin}/api/v1/auth/logout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.refresh}` },
+        body: '{}',
+      }).catch(() => undefined);
+    }
+    await vault.delete(accountId);
   }
 
   /** Closes the vault and the channel (tests, and a page broker that is being replaced). */

@@ -181,3 +181,31 @@ describe('introspection and revocation', () => {
     expect(Object.keys(mine).sort()).toEqual(['active', 'client_id', 'exp', 'iat', 'scope', 'sub', 'token_type']);
   });
 });
+
+describe('userinfo and sign-in freshness', () => {
+  it('userinfo answers GET and POST with a bearer header, and POST with access_token in the form', async () => {
+    const issued = await exchange((await code()).body.code);
+    const access = issued.body.access_token;
+    const get = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } });
+    const post = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'POST', headers: { authorization: `Bearer ${access}` } });
+    const form = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ access_token: access }) });
+    for (const answer of [get, post, form]) {
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ email: f.user.email, email_verified: true });
+    }
+    // Without the profile scope there is no name.
+    expect(Object.keys(await (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).json()).sort()).toEqual(['email', 'email_verified', 'sub']);
+    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('max_age: an older sign-in must sign in again (told to the service only with prompt=none)', async () => {
+    f.t.advance(120_000);
+    const stale = await code({ max_age: '60' });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({ error: 'login_required' });
+    expect(stale.body.redirect_to).toBeUndefined();
+    const silent = await code({ max_age: '60', prompt: 'none' });
+    expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('login_required');
+    expect((await code({ max_age: '600' })).status).toBe(200);
+  });
+});

@@ -76,6 +76,14 @@ describe('npm run admin', () => {
     expect(await reset.exited, reset.stderr()).toBe(0);
     expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: first.body.access })).status).toBe(401);
     expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } })).status).toBe(401);
-    expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } })).status).toBe(200);
+    const second = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } });
+    expect(second.status).toBe(200);
+
+    const rotate = runTs('server/cli/admin.ts', ['rotate-keys'], serverEnv());
+    expect(await rotate.exited, rotate.stderr()).toBe(0);
+    expect(rotate.stdout()).toMatch(/new signing keys: ES256 .+, RS256 .+; the old ones stay published/);
+    // The running server still accepts what it signed before, and its key set now has four keys.
+    expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: second.body.access })).status).toBe(200);
+    expect((await httpJson(`${server.url}/.well-known/jwks.json`)).body.keys).toHaveLength(4);
   });
 });

@@ -126,3 +126,15 @@ describe('access and refresh tokens', () => {
     expect((await refresh(user.access)).status).toBe(401);
   });
 });
+
+describe('signing out', () => {
+  it('ends the session on the server: its tokens stop working', async () => {
+    const user = await registerAndLogin(t.app);
+    const out = await call(t.app, 'POST', '/api/v1/auth/logout', { token: user.refresh, body: {} });
+    expect(out.status).toBe(200);
+    expect((await profile(user.access)).status).toBe(401);
+    expect((await refresh(user.refresh)).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/logout', { token: 'unknown', body: {} })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/v1/auth/logout', { body: {} })).status).toBe(401);
+  });
+});
