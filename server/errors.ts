@@ -86,6 +86,9 @@ export class AppError extends Error {
   static verificationIncomplete() {
     return new AppError(409, 'Verify your email and profile picture first');
   }
+  static lastAdministrator() {
+    return new AppError(409, 'The last administrator cannot be demoted or deleted');
+  }
   static unavailable() {
     return new AppError(503, 'The service is temporarily unavailable; try again shortly');
   }

@@ -9,6 +9,8 @@ import { AccessTokens } from './sessions/access-tokens';
 import { UserSessionsRepository } from './sessions/user-sessions-repository';
 import { UserSessionsService, type Authenticated } from './sessions/user-sessions-service';
 import { FailureThrottle } from './throttle/failure-throttle';
+import { SessionsAdmin } from './admin/sessions-admin';
+import { UsersAdmin } from './admin/users-admin';
 import { ApiServicesRepository } from './api-services/api-services-repository';
 import { ApiServicesService } from './api-services/api-services-service';
 import { Avatars } from './avatars/avatars';
@@ -76,16 +78,18 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
+  const usersAdmin = new UsersAdmin(db, accounts, clock);
+  const sessionsAdmin = new SessionsAdmin(db, clock);
 
-  /** preHandler: admits a request with a valid access token of a live session. */
+  /** onRequest hook (before the body is read): admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {
     request.auth = await sessions.authenticate(requireBearer(request));
   };
-  /** preHandler: as `authenticate`, and the account must be an administrator (403 otherwise). */
+  /** onRequest hook: as `authenticate`, and the account must be an administrator (403 otherwise). */
   const requireAdmin = async (request: FastifyRequest) => {
     await authenticate(request);
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, authenticate, requireAdmin };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin };
 }

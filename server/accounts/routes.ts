@@ -39,7 +39,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     return {};
   });
 
-  app.get('/api/v1/auth/profile', { preHandler: services.authenticate, schema: { response: { 200: profileSchema, ...errors } } }, async (request) => {
+  app.get('/api/v1/auth/profile', { onRequest: services.authenticate, schema: { response: { 200: profileSchema, ...errors } } }, async (request) => {
     return services.accounts.profile(request.auth!.userId);
   });
 };

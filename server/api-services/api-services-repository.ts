@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApiService } from '../../contract/services';
+import { contains } from '../db/sql-search';
 import type { Database } from '../db/database';
 import type { ApiServicesTable } from '../db/schema';
 
@@ -30,12 +31,7 @@ export class ApiServicesRepository {
 
   async list(search: string | undefined): Promise<ApiServiceRow[]> {
     let query = this.db.selectFrom('api_services').selectAll().orderBy('created_at', 'desc');
-    if (search) {
-      const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) =>
-        eb.or([eb(eb.fn('lower', ['name']), 'like', eb.val(pattern)), eb(eb.fn('lower', ['client_id']), 'like', eb.val(pattern))]),
-      );
-    }
+    if (search) query = query.where((eb) => eb.or([contains('name', search), contains('client_id', search)]));
     return query.execute();
   }
 

@@ -17,7 +17,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 const idParams = z.object({ id: z.string().max(100) });
 
 export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const admin = { preHandler: services.requireAdmin };
+  const admin = { onRequest: services.requireAdmin };
   const apiServices = services.apiServices;
 
   app.get('/api/v1/admin/api-services', { ...admin, schema: { querystring: listQuerySchema, response: { 200: apiServiceListSchema, ...errors } } }, async (request) => ({

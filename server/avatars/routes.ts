@@ -11,7 +11,7 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
 
   app.put('/api/v1/avatar', {
-    preHandler: services.authenticate,
+    onRequest: services.authenticate,
     bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
     schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema } },
     // Whatever is wrong with the upload itself, the answer is the spec's one message; a missing

@@ -64,7 +64,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     oauth.authorization.check(request.query),
   );
 
-  app.post('/api/v1/oauth/code', { preHandler: services.authenticate, schema: { body: authorizationParamsSchema.passthrough(), response: { 200: codeResponseSchema, ...errors } } }, async (request, reply) => {
+  app.post('/api/v1/oauth/code', { onRequest: services.authenticate, schema: { body: authorizationParamsSchema.passthrough(), response: { 200: codeResponseSchema, ...errors } } }, async (request, reply) => {
     noStore(reply);
     return oauth.authorization.issueCode(request.body, request.auth!, request.ip);
   });

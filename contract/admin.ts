@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { emailField, newPasswordField, phoneField, requiredText } from './fields';
+
+/** GET /api/v1/admin/users items (spec §3). */
+export const adminUserSchema = z.object({
+  id: z.string(),
+  full_name: z.string(),
+  email: z.string(),
+  is_admin: z.boolean(),
+  created_at: z.string(),
+  last_login: z.string().nullable(),
+  profile_picture: z.string().nullable(),
+});
+export const adminUserDetailSchema = adminUserSchema.extend({
+  phone_number: z.string().nullable(),
+  email_verified: z.boolean(),
+  avatar_verified: z.boolean(),
+  verified: z.boolean(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+export const adminUserListSchema = z.object({ items: z.array(adminUserSchema) });
+
+/** POST /api/v1/admin/users */
+export const adminUserCreateSchema = z.object({
+  full_name: requiredText('Full Name'),
+  email: emailField,
+  password: newPasswordField,
+  is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional().default(false),
+});
+
+/** PUT /api/v1/admin/users/{id} */
+export const adminUserUpdateSchema = z.object({
+  full_name: requiredText('Full Name'),
+  email: emailField,
+  phone_number: phoneField.nullable(),
+  is_admin: z.boolean({ error: 'is_admin must be true or false' }),
+});
+
+const date = z.string();
+const person = z.object({ full_name: z.string(), profile_picture: z.string().nullable() });
+
+export const userSessionSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  user: person,
+  device_info: z.string(),
+  ip_address: z.string().nullable(),
+  is_active: z.boolean(),
+  issued_at: date,
+  expires_at: date.nullable(),
+  last_active: date.nullable(),
+  revoked_at: date.nullable(),
+});
+export type UserSession = z.infer<typeof userSessionSchema>;
+
+export const serviceSessionSchema = z.object({
+  id: z.string(),
+  service_id: z.string(),
+  api_service: z.object({ name: z.string(), icon_url: z.string().nullable() }),
+  client_id: z.string(),
+  user_id: z.string(),
+  user: person,
+  ip_address: z.string().nullable(),
+  is_active: z.boolean(),
+  issued_at: date,
+  expires_at: date.nullable(),
+  last_active: date.nullable(),
+  revoked_at: date.nullable(),
+});
+export type ServiceSession = z.infer<typeof serviceSessionSchema>;
+
+export const pagedSchema = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total_pages: z.number().int() });
+
+/** ?page&size&search for the session tables (spec §9: page size 10, first page 1). */
+export const pageQuerySchema = z.object({
+  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page starts at 1').max(1_000_000).default(1),
+  size: z.coerce.number({ error: 'size must be a number' }).int('size must be a whole number').min(1, 'size must be at least 1').max(100, 'size is at most 100').default(10),
+  search: z.string().max(200).optional(),
+});

@@ -1,0 +1,94 @@
+import type { ServiceSession, UserSession } from '../../contract/admin';
+import type { Database } from '../db/database';
+import { contains, isoOrNull, totalPages } from '../db/sql-search';
+import { AppError } from '../errors';
+
+export type Page = { page: number; size: number; search?: string | undefined };
+
+/** The session tables of the admin area: newest first, a page at a time, revocable. */
+export class SessionsAdmin {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number,
+  ) {}
+
+  async userSessions({ page, size, search }: Page): Promise<{ items: UserSession[]; total_pages: number }> {
+    let query = this.db.selectFrom('user_sessions').innerJoin('users', 'users.id', 'user_sessions.user_id');
+    if (search?.trim()) query = query.where((eb) => eb.or([contains('users.full_name', search), contains('users.email', search)]));
+    const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const rows = await query
+      .select(['user_sessions.id', 'user_sessions.user_id', 'user_sessions.device_info', 'user_sessions.ip_address', 'user_sessions.issued_at', 'user_sessions.expires_at', 'user_sessions.last_active', 'user_sessions.revoked_at', 'users.full_name', 'users.profile_picture'])
+      .orderBy('user_sessions.issued_at', 'desc')
+      .orderBy('user_sessions.id')
+      .limit(size)
+      .offset((page - 1) * size)
+      .execute();
+    const now = this.clock();
+    return {
+      total_pages: totalPages(Number(count), size),
+      items: rows.map((row) => ({
+        id: row.id,
+        user_id: row.user_id,
+        user: { full_name: row.full_name, profile_picture: row.profile_picture },
+        device_info: row.device_info,
+        ip_address: row.ip_address,
+        is_active: row.revoked_at === null && row.expires_at > now,
+        issued_at: new Date(row.issued_at).toISOString(),
+        expires_at: isoOrNull(row.expires_at),
+        last_active: isoOrNull(row.last_active),
+        revoked_at: isoOrNull(row.revoked_at),
+      })),
+    };
+  }
+
+  async serviceSessions({ page, size, search }: Page): Promise<{ items: ServiceSession[]; total_pages: number }> {
+    let query = this.db
+      .selectFrom('service_sessions')
+      .innerJoin('users', 'users.id', 'service_sessions.user_id')
+      .innerJoin('api_services', 'api_services.id', 'service_sessions.service_id');
+    if (search?.trim()) {
+      query = query.where((eb) => eb.or([contains('users.full_name', search), contains('users.email', search), contains('api_services.name', search), contains('api_services.client_id', search)]));
+    }
+    const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const rows = await query
+      .select([
+        'service_sessions.id', 'service_sessions.service_id', 'service_sessions.user_id', 'service_sessions.ip_address', 'service_sessions.issued_at',
+        'service_sessions.expires_at', 'service_sessions.last_active', 'service_sessions.revoked_at',
+        'users.full_name', 'users.profile_picture', 'api_services.name', 'api_services.icon_url', 'api_services.client_id',
+      ])
+      .orderBy('service_sessions.issued_at', 'desc')
+      .orderBy('service_sessions.id')
+      .limit(size)
+      .offset((page - 1) * size)
+      .execute();
+    const now = this.clock();
+    return {
+      total_pages: totalPages(Number(count), size),
+      items: rows.map((row) => ({
+        id: row.id,
+        service_id: row.service_id,
+        api_service: { name: row.name, icon_url: row.icon_url },
+        client_id: row.client_id,
+        user_id: row.user_id,
+        user: { full_name: row.full_name, profile_picture: row.profile_picture },
+        ip_address: row.ip_address,
+        is_active: row.revoked_at === null && row.expires_at > now,
+        issued_at: new Date(row.issued_at).toISOString(),
+        expires_at: isoOrNull(row.expires_at),
+        last_active: isoOrNull(row.last_active),
+        revoked_at: isoOrNull(row.revoked_at),
+      })),
+    };
+  }
+
+  /** Revokes at once: the next request with any of its tokens is refused, on every replica. */
+  async revoke(table: 'user_sessions' | 'service_sessions', id: string): Promise<void> {
+    const now = this.clock();
+    const found = await this.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+    if (!found) throw AppError.notFound('session');
+    await this.db.transaction().execute(async (tx) => {
+      await tx.updateTable(table).set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      if (table === 'user_sessions') await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', '=', id).where('rotated_at', 'is', null).execute();
+    });
+  }
+}

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
+import type { AccountsService } from '../accounts/accounts-service';
+import { isUniqueViolation, normaliseEmail, type UserRow } from '../accounts/users-repository';
+import type { Database } from '../db/database';
+import { AppError } from '../errors';
+import { contains, isoOrNull } from '../db/sql-search';
+
+const toAdminUser = (row: UserRow): AdminUser => ({
+  id: row.id,
+  full_name: row.full_name,
+  email: row.email,
+  is_admin: row.is_admin === 1,
+  created_at: new Date(row.created_at).toISOString(),
+  last_login: isoOrNull(row.last_login),
+  profile_picture: row.profile_picture,
+});
+
+const toDetail = (row: UserRow): AdminUserDetail => ({
+  ...toAdminUser(row),
+  phone_number: row.phone_number,
+  email_verified: row.email_verified === 1,
+  avatar_verified: row.avatar_verified === 1,
+  verified: row.verified === 1,
+});
+
+/** Users as administrators manage them. The last administrator can be neither demoted nor deleted. */
+export class UsersAdmin {
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: AccountsService,
+    private readonly clock: () => number,
+  ) {}
+
+  async list(search?: string): Promise<AdminUser[]> {
+    let query = this.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id');
+    if (search?.trim()) query = query.where((eb) => eb.or([contains('full_name', search), contains('email', search)]));
+    return (await query.execute()).map(toAdminUser);
+  }
+
+  async get(id: string): Promise<AdminUserDetail> {
+    return toDetail(await this.row(id));
+  }
+
+  async create(input: z.output<typeof adminUserCreateSchema>): Promise<AdminUserDetail> {
+    const { id } = await this.accounts.register({ full_name: input.full_name, email: input.email, password: input.password }, { admin: input.is_admin, bypassClosedRegistration: true });
+    return this.get(id);
+  }
+
+  /** Edits a user; a changed email must be verified again. */
+  async update(id: string, input: z.output<typeof adminUserUpdateSchema>): Promise<AdminUserDetail> {
+    const current = await this.row(id);
+    if (current.is_admin === 1 && !input.is_admin) await this.refuseIfLastAdmin();
+    const email = normaliseEmail(input.email);
+    const emailChanged = email !== current.email;
+    try {
+      await this.db
+        .updateTable('users')
+        .set({
+          full_name: input.full_name,
+          email,
+          phone_number: input.phone_number ?? null,
+          is_admin: input.is_admin ? 1 : 0,
+          updated_at: this.clock(),
+          ...(emailChanged ? { email_verified: 0, verified: 0 } : {}),
+        })
+        .where('id', '=', id)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.emailTaken();
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */
+  async delete(id: string): Promise<void> {
+    const current = await this.row(id);
+    if (current.is_admin === 1) await this.refuseIfLastAdmin();
+    await this.db.deleteFrom('users').where('id', '=', id).execute();
+  }
+
+  private async row(id: string): Promise<UserRow> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw AppError.notFound('user');
+    return row;
+  }
+
+  private async refuseIfLastAdmin(): Promise<void> {
+    const { count } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('is_admin', '=', 1).executeTakeFirstOrThrow();
+    if (Number(count) <= 1) throw AppError.lastAdministrator();
+  }
+}

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof registerAndLogin>>;
+beforeEach(async () => {
+  t = await startTestApp();
+  admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
+});
+afterEach(async () => t.close());
+
+const as = (token: string) => ({
+  get: (url: string) => call(t.app, 'GET', url, { token }),
+  post: (url: string, body: unknown) => call(t.app, 'POST', url, { token, body }),
+  put: (url: string, body: unknown) => call(t.app, 'PUT', url, { token, body }),
+  patch: (url: string) => call(t.app, 'PATCH', url, { token, body: {} }),
+  delete: (url: string) => call(t.app, 'DELETE', url, { token }),
+});
+
+describe('users (admin)', () => {
+  it('lists, searches, creates, edits and deletes users', async () => {
+    const api = as(admin.access);
+    t.advance(1000);
+    const created = await api.post('/api/v1/admin/users', { full_name: 'Bob Builder', email: 'Bob@Example.com', password: 'Builder123', is_admin: false });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ full_name: 'Bob Builder', email: 'bob@example.com', is_admin: false, last_login: null, phone_number: null });
+    const bob = created.body.id as string;
+    expect((await api.get('/api/v1/admin/users')).body.items.map((u: { full_name: string }) => u.full_name)).toEqual(['Bob Builder', 'Ada Admin']);
+    expect((await api.get('/api/v1/admin/users?search=BUILD')).body.items).toHaveLength(1);
+    expect((await api.get('/api/v1/admin/users?search=%25')).body.items).toHaveLength(0);
+
+    const edited = await api.put(`/api/v1/admin/users/${bob}`, { full_name: 'Robert Builder', email: 'bob@example.com', phone_number: '+1 555', is_admin: true });
+    expect(edited.body).toMatchObject({ full_name: 'Robert Builder', phone_number: '+1 555', is_admin: true });
+    expect((await api.put(`/api/v1/admin/users/${bob}`, { full_name: 'R', email: admin.email, phone_number: null, is_admin: true })).status).toBe(409);
+
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'bob@example.com', password: 'Builder123' } });
+    expect(login.status).toBe(200);
+    expect((await api.delete(`/api/v1/admin/users/${bob}`)).status).toBe(200);
+    expect((await api.get(`/api/v1/admin/users/${bob}`)).status).toBe(404);
+    // Deleting a user ends their sessions at once.
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: login.body.access })).status).toBe(401);
+  });
+
+  it("validates with the spec's messages", async () => {
+    const api = as(admin.access);
+    expect((await api.post('/api/v1/admin/users', { full_name: '', email: 'x@y.zz', password: 'Good-pass1' })).body.error).toBe('full_name: Full Name is required');
+    expect((await api.post('/api/v1/admin/users', { full_name: 'X', email: 'nope', password: 'Good-pass1' })).body.error).toBe('email: Invalid email');
+    expect((await api.post('/api/v1/admin/users', { full_name: 'X', email: 'x@y.zz', password: 'short' })).body.error).toBe('password: Password must be at least 8 characters long');
+    expect((await api.post('/api/v1/admin/users', { full_name: 'X', email: admin.email, password: 'Good-pass1' })).status).toBe(409);
+  });
+
+  it('never demotes or deletes the last administrator', async () => {
+    const api = as(admin.access);
+    const demote = await api.put(`/api/v1/admin/users/${admin.id}`, { full_name: 'Ada Admin', email: admin.email, phone_number: null, is_admin: false });
+    expect(demote.status).toBe(409);
+    expect(demote.body.error).toBe('The last administrator cannot be demoted or deleted');
+    expect((await api.delete(`/api/v1/admin/users/${admin.id}`)).status).toBe(409);
+    expect((await api.get(`/api/v1/admin/users/${admin.id}`)).body.is_admin).toBe(true);
+  });
+
+  it('answers 401 without a token and 403 to a non-admin, changing nothing', async () => {
+    const regular = await registerAndLogin(t.app);
+    const urls: Array<['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', string]> = [
+      ['GET', '/api/v1/admin/users'],
+      ['GET', `/api/v1/admin/users/${admin.id}`],
+      ['POST', '/api/v1/admin/users'],
+      ['PUT', `/api/v1/admin/users/${admin.id}`],
+      ['DELETE', `/api/v1/admin/users/${admin.id}`],
+      ['GET', '/api/v1/admin/user-sessions'],
+      ['GET', '/api/v1/admin/service-sessions'],
+      ['PATCH', '/api/v1/admin/user-sessions/revoke/x'],
+      ['PATCH', '/api/v1/admin/service-sessions/revoke/x'],
+    ];
+    for (const [method, url] of urls) {
+      expect((await call(t.app, method, url)).status, url).toBe(401);
+      expect((await call(t.app, method, url, { token: regular.access, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })).status, url).toBe(403);
+    }
+    expect((await as(admin.access).get(`/api/v1/admin/users/${admin.id}`)).status).toBe(200);
+  });
+});
+
+describe('sessions (admin)', () => {
+  it('pages user sessions newest first, and revoking ends a session at once', async () => {
+    const sessions = [];
+    for (let i = 0; i < 12; i++) {
+      t.advance(1000);
+      const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } });
+      sessions.push(login.body);
+    }
+    const api = as(admin.access);
+    const first = await api.get('/api/v1/admin/user-sessions?page=1&size=10');
+    expect(first.body.total_pages).toBe(2);
+    expect(first.body.items).toHaveLength(10);
+    const issued = first.body.items.map((s: { issued_at: string }) => s.issued_at);
+    expect([...issued].sort().reverse()).toEqual(issued);
+    expect(first.body.items[0]).toMatchObject({ user: { full_name: 'Ada Admin', profile_picture: null }, is_active: true, revoked_at: null });
+    expect(JSON.parse(Buffer.from(first.body.items[0].device_info, 'base64').toString())).toHaveProperty('browser');
+    expect((await api.get('/api/v1/admin/user-sessions?page=2&size=10')).body.items).toHaveLength(3);
+    expect((await api.get('/api/v1/admin/user-sessions?page=0')).status).toBe(400);
+
+    const newest = first.body.items[0].id;
+    expect((await api.patch(`/api/v1/admin/user-sessions/revoke/${newest}`)).status).toBe(200);
+    const after = (await api.get('/api/v1/admin/user-sessions?page=1&size=10')).body.items[0];
+    expect(after).toMatchObject({ id: newest, is_active: false });
+    expect(after.revoked_at).not.toBeNull();
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: sessions.at(-1)!.access })).status).toBe(401);
+    expect((await api.patch('/api/v1/admin/user-sessions/revoke/unknown')).status).toBe(404);
+  });
+
+  it('lists service sessions (empty here) with total_pages 0', async () => {
+    expect((await as(admin.access).get('/api/v1/admin/service-sessions')).body).toEqual({ items: [], total_pages: 0 });
+  });
+});
