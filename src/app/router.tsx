@@ -1,5 +1,4 @@
 import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
-import { AdminPlaceholder } from '../features/admin/AdminPlaceholder';
 import { RegisterPage } from '../features/auth/RegisterPage';
 import { SelectAccountPage } from '../features/auth/SelectAccountPage';
 import { SignInPage } from '../features/auth/SignInPage';
@@ -14,10 +13,12 @@ import { ReviewPage } from '../features/verify/ReviewPage';
 import { requireStep, verifyFlow } from '../features/verify/verify-flow';
 import type { VerifyStep } from '../features/verify/verify-steps';
 import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
+import { z } from 'zod';
 import { authorizationParamsSchema, endSessionRequestSchema } from '../../contract/oauth';
 import { ConsentPage } from '../features/consent/ConsentPage';
 import { SignOutPage } from '../features/signout/SignOutPage';
 import type { AppSession } from '../session/start-session';
+import { lazyPage } from './lazy-page';
 import { parseSearch, stringifySearch } from './search-params';
 import { fromSearchSchema, leaveAuthPagesWhenSignedIn, requireAdmin, requireSignIn, requireVerified } from './guards';
 
@@ -108,12 +109,31 @@ const adminIndexRoute = createRoute({
     throw redirect({ to: '/admin/api-services' });
   },
 });
-const adminScreens = [
-  ['api-services', 'API Services'],
-  ['users', 'Users'],
-  ['user-sessions', 'User Sessions'],
-  ['service-sessions', 'Service Sessions'],
-].map(([path, title]) => createRoute({ getParentRoute: () => adminRoute, path: `/${path}`, component: () => <AdminPlaceholder title={title!} /> }));
+// The admin area loads on demand: people who are not administrators never download it.
+const listSearch = z.object({ search: z.string().max(200).optional().catch(undefined) });
+const pageSearch = listSearch.extend({ page: z.coerce.number().int().min(1).catch(1).default(1) });
+const ServicesListPage = lazyPage(() => import('../features/admin/api-services/ServicesListPage'), 'ServicesListPage');
+const CreateServicePage = lazyPage(() => import('../features/admin/api-services/CreateServicePage'), 'CreateServicePage');
+const ServiceViewPage = lazyPage(() => import('../features/admin/api-services/ServiceViewPage'), 'ServiceViewPage');
+const EditServicePage = lazyPage(() => import('../features/admin/api-services/EditServicePage'), 'EditServicePage');
+const UsersListPage = lazyPage(() => import('../features/admin/users/UsersListPage'), 'UsersListPage');
+const CreateUserPage = lazyPage(() => import('../features/admin/users/CreateUserPage'), 'CreateUserPage');
+const UserViewPage = lazyPage(() => import('../features/admin/users/UserViewPage'), 'UserViewPage');
+const EditUserPage = lazyPage(() => import('../features/admin/users/EditUserPage'), 'EditUserPage');
+const UserSessionsPage = lazyPage(() => import('../features/admin/sessions/SessionsPages'), 'UserSessionsPage');
+const ServiceSessionsPage = lazyPage(() => import('../features/admin/sessions/SessionsPages'), 'ServiceSessionsPage');
+
+const servicesList = createRoute({ getParentRoute: () => adminRoute, path: '/api-services', validateSearch: listSearch, component: () => <ServicesListPage search={servicesList.useSearch()} /> });
+const serviceCreate = createRoute({ getParentRoute: () => adminRoute, path: '/api-services/create', component: () => <CreateServicePage /> });
+const serviceView = createRoute({ getParentRoute: () => adminRoute, path: '/api-services/view/$serviceId', component: () => <ServiceViewPage serviceId={serviceView.useParams().serviceId} /> });
+const serviceEdit = createRoute({ getParentRoute: () => adminRoute, path: '/api-services/edit/$serviceId', component: () => <EditServicePage serviceId={serviceEdit.useParams().serviceId} /> });
+const usersList = createRoute({ getParentRoute: () => adminRoute, path: '/users', validateSearch: listSearch, component: () => <UsersListPage search={usersList.useSearch()} /> });
+const userCreate = createRoute({ getParentRoute: () => adminRoute, path: '/users/create', component: () => <CreateUserPage /> });
+const userView = createRoute({ getParentRoute: () => adminRoute, path: '/users/view/$userId', component: () => <UserViewPage userId={userView.useParams().userId} /> });
+const userEdit = createRoute({ getParentRoute: () => adminRoute, path: '/users/edit/$userId', component: () => <EditUserPage userId={userEdit.useParams().userId} /> });
+const userSessions = createRoute({ getParentRoute: () => adminRoute, path: '/user-sessions', validateSearch: pageSearch, component: () => <UserSessionsPage search={userSessions.useSearch()} /> });
+const serviceSessions = createRoute({ getParentRoute: () => adminRoute, path: '/service-sessions', validateSearch: pageSearch, component: () => <ServiceSessionsPage search={serviceSessions.useSearch()} /> });
+const adminScreens = [servicesList, serviceCreate, serviceView, serviceEdit, usersList, userCreate, userView, userEdit, userSessions, serviceSessions];
 
 const routeTree = rootRoute.addChildren([
   authPages.addChildren([loginRoute, registerRoute, selectAccountRoute]),

@@ -13,3 +13,17 @@ export function LoadingScreen({ label = 'Loading...' }: { label?: string }) {
     </Center>
   );
 }
+
+/** The same, inside a page (an admin screen loading its record). */
+export function InlineLoading({ label }: { label: string }) {
+  return (
+    <Center py={64} role="status" aria-live="polite">
+      <Stack align="center" gap="sm">
+        <Loader />
+        <Text c="dimmed" size="sm">
+          {label}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}

@@ -106,3 +106,31 @@ test('Cancel goes back with access_denied; a disabled service shows the error pa
   await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
   await expect(page.getByText('This service is disabled')).toBeVisible();
 });
+
+test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {
+  const service = await createService({ name: `Immich ${Date.now().toString(36)}` });
+  const person = await verifiedPerson('svc');
+  const config = await discover(service);
+  const verifier = client.randomPKCECodeVerifier();
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  await page.goto(url.href);
+  await signIn(page, person);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier });
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await admin.goto('/auth/login?from=%2Fadmin%2Fservice-sessions');
+  await signIn(admin, E2E_ADMIN);
+  await admin.getByLabel('Search').fill(person.email);
+  const row = admin.getByRole('row', { name: new RegExp(person.name) });
+  await expect(row).toContainText('Immich');
+  await expect(row).toContainText('127.0.0.1');
+  await expect(row).toContainText('Active');
+  await screenshots(admin, 'admin-service-sessions');
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await expect(row).toContainText('Inactive');
+  expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+  await adminContext.close();
+});

@@ -1,0 +1,45 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import { useState } from 'react';
+import { apiServiceSchema } from '../../../../contract/services';
+import { callApi } from '../../../api/client';
+import { useSession } from '../../../app/session-context';
+import { InlineLoading } from '../../../ui/LoadingScreen';
+import { useAsyncAction } from '../../../ui/use-async-action';
+import { AdminPage } from '../shared/AdminPage';
+import { useApiData } from '../shared/use-api-data';
+import { formValuesOf } from './service-form';
+import { ServiceForm } from './ServiceForm';
+
+export function EditServicePage({ serviceId }: { serviceId: string }) {
+  const session = useSession();
+  const path = `/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`;
+  const { data: service, loading, reload } = useApiData(path, apiServiceSchema);
+  const updating = useAsyncAction('Updating the service');
+  const [updated, setUpdated] = useState(false);
+
+  if (!service) return loading ? <InlineLoading label="Loading API Service..." /> : <Text c="dimmed">This service does not exist.</Text>;
+  return (
+    <AdminPage title={`Edit ${service.name}`}>
+      <ServiceForm
+        key={service.updated_at}
+        mode="edit"
+        defaults={formValuesOf(service)}
+        busy={updating.busy}
+        outcome={updating.outcome}
+        onSubmit={({ is_active: _enabled, ...value }) =>
+          void updating.run(async () => {
+            await callApi(session.connection, 'PUT', path, apiServiceSchema, value);
+            reload();
+            setUpdated(true);
+          })
+        }
+      />
+      <Modal opened={updated} onClose={() => setUpdated(false)} title="Service Updated" centered>
+        <Text size="sm">Service has updated successfully!</Text>
+        <Group justify="flex-end" mt="md">
+          <Button onClick={() => setUpdated(false)}>Close</Button>
+        </Group>
+      </Modal>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,62 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetadata } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Button, Group, Paper, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
+import type { z } from 'zod';
+import { ButtonLink } from '../../../ui/links';
+import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
+import { serviceFormSchema } from './service-form';
+
+export type ServiceFormValue = z.output<typeof serviceFormSchema>;
+
+/** The first error of a field or of any of its items (redirect_uris[2]). */
+const firstError = (field: FieldMetadata<unknown>) => Object.values(field.allErrors).flat()[0];
+
+/** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
+export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue) => void }) {
+  const [form, fields] = useForm({
+    id: `service-${mode}`,
+    defaultValue: defaults,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: serviceFormSchema }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status === 'success') onSubmit(submission.value);
+    },
+  });
+  return (
+    <form {...getFormProps(form)}>
+      <Stack gap="md" maw={760}>
+        <OutcomeAlert outcome={outcome} />
+        <Paper withBorder radius="md" p="lg">
+          <Stack gap="sm">
+            <Title order={2} fz="lg">
+              Service Information
+            </Title>
+            <TextInput {...getInputProps(fields.name, { type: 'text' })} key={fields.name.key} label="Name" placeholder="Grafana" error={fields.name.errors?.[0]} />
+            <Textarea {...getTextareaProps(fields.description)} key={fields.description.key} label="Description" placeholder="What this service is" autosize minRows={2} error={fields.description.errors?.[0]} />
+          </Stack>
+        </Paper>
+        <Paper withBorder radius="md" p="lg">
+          <Stack gap="sm">
+            <Title order={2} fz="lg">
+              OpenID Connect
+            </Title>
+            <Textarea {...getTextareaProps(fields.redirect_uris)} key={fields.redirect_uris.key} label="Redirect URIs" description="One per line, exactly as the service sends them" autosize minRows={2} error={firstError(fields.redirect_uris)} />
+            <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} label="Scopes" description="Separated by spaces: openid email profile offline_access" error={firstError(fields.scopes)} />
+            <TextInput {...getInputProps(fields.grant_types, { type: 'text' })} key={fields.grant_types.key} label="Grant Types" description="Separated by spaces; empty means authorization_code" error={firstError(fields.grant_types)} />
+          </Stack>
+        </Paper>
+        {mode === 'create' && <Switch {...getInputProps(fields.is_active, { type: 'checkbox' })} key={fields.is_active.key} label="Enabled by default" />}
+        <Group>
+          <Button type="submit" loading={busy}>
+            {mode === 'create' ? 'Create' : 'Update'}
+          </Button>
+          <ButtonLink to="/admin/api-services" variant="default">
+            Cancel
+          </ButtonLink>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import { Badge, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { z } from 'zod';
+import { apiServiceSchema, credentialsSchema } from '../../../../contract/services';
+import { callApi } from '../../../api/client';
+import { useSession } from '../../../app/session-context';
+import { ButtonLink } from '../../../ui/links';
+import { InlineLoading } from '../../../ui/LoadingScreen';
+import { useAsyncAction } from '../../../ui/use-async-action';
+import { AdminPage } from '../shared/AdminPage';
+import { longDate } from '../shared/format';
+import { useApiData } from '../shared/use-api-data';
+import { CredentialsModal, type Credentials } from './CredentialsModal';
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <div>{children}</div>
+    </div>
+  );
+}
+
+const list = (items: string[]) => (items.length ? items.map((item) => <Text key={item} size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{item}</Text>) : <Text size="sm">-</Text>);
+
+export function ServiceViewPage({ serviceId }: { serviceId: string }) {
+  const session = useSession();
+  const { data: service, loading, reload } = useApiData(`/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`, apiServiceSchema);
+  const action = useAsyncAction('Changing the service');
+  const [confirming, setConfirming] = useState(false);
+  const [credentials, setCredentials] = useState<Credentials | null>(null);
+
+  if (!service) return loading ? <InlineLoading label="Loading API Service..." /> : <Text c="dimmed">This service does not exist.</Text>;
+
+  const toggle = () =>
+    action.run(async () => {
+      await callApi(session.connection, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, apiServiceSchema);
+      reload();
+    });
+  const regenerate = () =>
+    action.run(async () => {
+      setConfirming(false);
+      const answer = await callApi(session.connection, 'POST', `/api/v1/admin/api-services/${service.id}/credentials`, z.object({ credentials: credentialsSchema }));
+      setCredentials(answer.credentials);
+    });
+
+  return (
+    <AdminPage
+      title={service.name}
+      actions={
+        <Group gap="xs">
+          <ButtonLink to="/admin/api-services" variant="default">
+            Back
+          </ButtonLink>
+          <Button variant="light" color={service.is_active ? 'red' : 'green'} loading={action.busy} onClick={() => void toggle()}>
+            {service.is_active ? 'Disable' : 'Enable'}
+          </Button>
+          <ButtonLink to="/admin/api-services/edit/$serviceId" params={{ serviceId: service.id }}>
+            Edit
+          </ButtonLink>
+        </Group>
+      }
+    >
+      <Paper withBorder radius="md" p="lg">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          <Detail label="Name">{service.name}</Detail>
+          <Detail label="Status">
+            <Badge color={service.is_active ? 'green' : 'red'} variant="light">
+              {service.is_active ? 'Active' : 'Inactive'}
+            </Badge>
+          </Detail>
+          <Detail label="Description">{service.description}</Detail>
+          <Detail label="Redirect URIs">{list(service.redirect_uris)}</Detail>
+          <Detail label="Scopes">{service.scopes.join(' ')}</Detail>
+          <Detail label="Grant Types">{service.grant_types.join(' ')}</Detail>
+          <Detail label="Created At">{longDate(service.created_at)}</Detail>
+          <Detail label="Updated At">{longDate(service.updated_at)}</Detail>
+          <Detail label="Client ID">
+            <Code>{service.client_id}</Code>
+          </Detail>
+          <Detail label="Client Secret">
+            <Group gap="sm">
+              <Code>••••••••••••••••</Code>
+              <Button size="xs" variant="default" onClick={() => setConfirming(true)}>
+                Regenerate Credentials
+              </Button>
+            </Group>
+          </Detail>
+        </SimpleGrid>
+      </Paper>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Regenerate credentials?" centered>
+        <Stack>
+          <Text size="sm">The current client secret stops working at once; {service.name} must be given the new one.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void regenerate()}>
+              Regenerate
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <CredentialsModal credentials={credentials} onClose={() => setCredentials(null)} />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { apiServiceInputSchema, type ApiService } from '../../../../contract/services';
+
+const lines = (text: unknown) => (typeof text === 'string' ? text.split('\n').map((line) => line.trim()).filter(Boolean) : []);
+const words = (text: unknown) => (typeof text === 'string' ? text.split(/\s+/).filter(Boolean) : []);
+const fields = apiServiceInputSchema.shape;
+
+/**
+ * The service form (spec §5): redirect URIs one per line, scopes and grant types separated by
+ * spaces, each then checked by the contract's own rules.
+ */
+export const serviceFormSchema = z.object({
+  name: fields.name,
+  description: fields.description,
+  redirect_uris: z.preprocess(lines, fields.redirect_uris),
+  scopes: z.preprocess(words, fields.scopes),
+  grant_types: z.preprocess(words, fields.grant_types),
+  is_active: z.preprocess((value) => value === 'on', z.boolean()),
+});
+
+/** The form's text values for an existing service (edit screen). */
+export const formValuesOf = (service: ApiService) => ({
+  name: service.name,
+  description: service.description,
+  redirect_uris: service.redirect_uris.join('\n'),
+  scopes: service.scopes.join(' '),
+  grant_types: service.grant_types.join(' '),
+});
+
+export const NEW_SERVICE_DEFAULTS = { scopes: 'openid', grant_types: '', is_active: 'on' };

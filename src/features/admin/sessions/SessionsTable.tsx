@@ -1,0 +1,118 @@
+import { Button, Group, LoadingOverlay, Stack, Table, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { useSnapshot } from 'valtio';
+import { callApi } from '../../../api/client';
+import { useSession } from '../../../app/session-context';
+import { AccountAvatar } from '../../../ui/AccountAvatar';
+import { AnchorLink } from '../../../ui/links';
+import { z } from 'zod';
+import { longDate, statusOf } from '../shared/format';
+
+export type SessionRow = {
+  id: string;
+  user_id: string;
+  user: { full_name: string; profile_picture: string | null };
+  is_active: boolean;
+  issued_at: string;
+  expires_at: string | null;
+  last_active: string | null;
+  revoked_at: string | null;
+};
+
+export function SessionStatus({ session }: { session: SessionRow }) {
+  const status = statusOf(session, Date.now());
+  return (
+    <Text size="sm" fw={600} c={status.red ? 'red' : 'green'}>
+      {status.label}
+    </Text>
+  );
+}
+
+/** The user cell: avatar, name linking to the user, '(You)' on the signed-in user's rows. */
+export function SessionUser({ session, extra }: { session: SessionRow; extra?: ReactNode }) {
+  const { profile } = useSnapshot(useSession().state);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <AccountAvatar src={session.user.profile_picture} name={session.user.full_name} radius="xl" size={30} />
+      <div>
+        <AnchorLink to="/admin/users/view/$userId" params={{ userId: session.user_id }} size="sm">
+          {session.user.full_name}
+        </AnchorLink>
+        {session.user_id === profile?.id && (
+          <Text span size="sm" c="dimmed">
+            {' '}
+            (You)
+          </Text>
+        )}
+        {extra}
+      </div>
+    </Group>
+  );
+}
+
+
+type Column<T> = { header: string; cell: (session: T) => ReactNode };
+
+/** A paged session table with per-row revoke; after every revoke attempt the page reloads. */
+export function SessionsTable<T extends SessionRow>({ rows, loading, columns, revokePath, onRevoked }: { rows: T[]; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
+  const session = useSession();
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const revoke = async (id: string) => {
+    setRevoking(id);
+    try {
+      await callApi(session.connection, 'PATCH', `${revokePath}/${id}`, z.object({}));
+    } catch (error) {
+      console.error('Revoking the session failed', error);
+    } finally {
+      setRevoking(null);
+      onRevoked();
+    }
+  };
+  const all: Array<Column<T>> = [
+    ...columns,
+    { header: 'Issued At', cell: (s) => longDate(s.issued_at) },
+    { header: 'Expires At', cell: (s) => longDate(s.expires_at) },
+    { header: 'Last Active', cell: (s) => longDate(s.last_active) },
+    { header: 'Revoked At', cell: (s) => longDate(s.revoked_at) },
+    {
+      header: 'Actions',
+      cell: (s) => (
+        <Button size="xs" color="red" variant="filled" disabled={revoking === s.id || s.revoked_at !== null} loading={revoking === s.id} onClick={() => void revoke(s.id)}>
+          Revoke
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <Stack pos="relative" mih={120}>
+      <LoadingOverlay visible={loading} loaderProps={{ children: 'Loading...' }} />
+      <Table.ScrollContainer minWidth={960}>
+        <Table striped highlightOnHover verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              {all.map((c) => (
+                <Table.Th key={c.header}>{c.header}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.id}>
+                {all.map((c) => (
+                  <Table.Td key={c.header} fz="sm">
+                    {c.cell(row)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {!loading && rows.length === 0 && (
+        <Text c="dimmed" ta="center" py="lg">
+          No sessions found.
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Button, Group, Paper, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { adminUserDetailSchema } from '../../../../contract/admin';
+import { callApi } from '../../../api/client';
+import { useSession } from '../../../app/session-context';
+import { ButtonLink } from '../../../ui/links';
+import { OutcomeAlert } from '../../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../../ui/use-async-action';
+import { AdminPage } from '../shared/AdminPage';
+import { createUserFormSchema } from './user-forms';
+
+export function CreateUserPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const creating = useAsyncAction('Creating the user');
+  const [form, fields] = useForm({
+    id: 'create-user',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserFormSchema }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status !== 'success') return;
+      const { repeat_password: _repeat, ...user } = submission.value;
+      void creating.run(async () => {
+        await callApi(session.connection, 'POST', '/api/v1/admin/users', adminUserDetailSchema, user);
+        await navigate({ to: '/admin/users' });
+      });
+    },
+  });
+  return (
+    <AdminPage title="Add User">
+      <form {...getFormProps(form)}>
+        <Paper withBorder radius="md" p="lg" maw={560}>
+          <Stack gap="sm">
+            <OutcomeAlert outcome={creating.outcome} />
+            <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
+            <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" error={fields.email.errors?.[0]} />
+            <PasswordInput {...getInputProps(fields.password, { type: 'password' })} key={fields.password.key} label="Password" autoComplete="new-password" error={fields.password.errors?.[0]} />
+            <PasswordInput {...getInputProps(fields.repeat_password, { type: 'password' })} key={fields.repeat_password.key} label="Repeat Password" autoComplete="new-password" error={fields.repeat_password.errors?.[0]} />
+            <Switch {...getInputProps(fields.is_admin, { type: 'checkbox' })} key={fields.is_admin.key} label="Is Admin" />
+            <Group mt="sm">
+              <Button type="submit" loading={creating.busy}>
+                Create
+              </Button>
+              <ButtonLink to="/admin/users" variant="default">
+                Cancel
+              </ButtonLink>
+            </Group>
+          </Stack>
+        </Paper>
+      </form>
+    </AdminPage>
+  );
+}

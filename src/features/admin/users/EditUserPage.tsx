@@ -1,0 +1,93 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Button, Group, Modal, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { z } from 'zod';
+import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contract/admin';
+import { callApi } from '../../../api/client';
+import { useSession } from '../../../app/session-context';
+import { ButtonLink } from '../../../ui/links';
+import { InlineLoading } from '../../../ui/LoadingScreen';
+import { OutcomeAlert } from '../../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../../ui/use-async-action';
+import { AdminPage } from '../shared/AdminPage';
+import { useApiData } from '../shared/use-api-data';
+import { editUserFormSchema } from './user-forms';
+
+function EditUserForm({ user }: { user: AdminUserDetail }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const saving = useAsyncAction('Saving the user');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
+  const [form, fields] = useForm({
+    id: `edit-user-${user.id}`,
+    defaultValue: { full_name: user.full_name, email: user.email, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '' },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: editUserFormSchema }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status !== 'success') return;
+      void saving.run(async () => {
+        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...submission.value, phone_number: submission.value.phone_number ?? null });
+        await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
+      });
+    },
+  });
+  const remove = () =>
+    saving.run(async () => {
+      setConfirmDelete(false);
+      await callApi(session.connection, 'DELETE', path, z.object({}));
+      await navigate({ to: '/admin/users' });
+    });
+
+  return (
+    <form {...getFormProps(form)}>
+      <Paper withBorder radius="md" p="lg" maw={560}>
+        <Stack gap="sm">
+          <OutcomeAlert outcome={saving.outcome} />
+          <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
+          <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again" error={fields.email.errors?.[0]} />
+          <TextInput {...getInputProps(fields.phone_number, { type: 'tel' })} key={fields.phone_number.key} label="Phone Number" error={fields.phone_number.errors?.[0]} />
+          <Switch {...getInputProps(fields.is_admin, { type: 'checkbox' })} key={fields.is_admin.key} label="Is Admin" />
+          <Group mt="sm" justify="space-between">
+            <Group>
+              <Button type="submit" loading={saving.busy}>
+                Save
+              </Button>
+              <ButtonLink to="/admin/users/view/$userId" params={{ userId: user.id }} variant="default">
+                Cancel
+              </ButtonLink>
+            </Group>
+            <Button color="red" variant="light" onClick={() => setConfirmDelete(true)}>
+              Delete User
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this user?" centered>
+        <Text size="sm">{user.full_name} and all their sessions are deleted. This cannot be undone.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirmDelete(false)}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => void remove()}>
+            Delete
+          </Button>
+        </Group>
+      </Modal>
+    </form>
+  );
+}
+
+export function EditUserPage({ userId }: { userId: string }) {
+  const { data: user, loading } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
+  if (!user) return loading ? <InlineLoading label="Loading user..." /> : <Text c="dimmed">This user does not exist.</Text>;
+  return (
+    <AdminPage title={`Edit ${user.full_name}`}>
+      <EditUserForm user={user} />
+    </AdminPage>
+  );
+}

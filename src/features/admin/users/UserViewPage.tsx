@@ -1,0 +1,56 @@
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { adminUserDetailSchema } from '../../../../contract/admin';
+import { AccountAvatar } from '../../../ui/AccountAvatar';
+import { ButtonLink } from '../../../ui/links';
+import { InlineLoading } from '../../../ui/LoadingScreen';
+import { AdminPage } from '../shared/AdminPage';
+import { longDate, yesNo } from '../shared/format';
+import { useApiData } from '../shared/use-api-data';
+
+export function UserViewPage({ userId }: { userId: string }) {
+  const { data: user, loading } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
+  if (!user) return loading ? <InlineLoading label="Loading user..." /> : <Text c="dimmed">This user does not exist.</Text>;
+  const rows: Array<[string, string]> = [
+    ['Email', user.email],
+    ['Phone Number', user.phone_number ?? '-'],
+    ['Is Admin', yesNo(user.is_admin)],
+    ['Created At', longDate(user.created_at)],
+    ['Last Login', longDate(user.last_login)],
+  ];
+  return (
+    <AdminPage
+      title="User"
+      actions={
+        <Group gap="xs">
+          <ButtonLink to="/admin/users" variant="default">
+            Back
+          </ButtonLink>
+          <ButtonLink to="/admin/users/edit/$userId" params={{ userId: user.id }}>
+            Edit
+          </ButtonLink>
+        </Group>
+      }
+    >
+      <Paper withBorder radius="md" p="lg" maw={720}>
+        <Stack gap="lg">
+          <Group>
+            <AccountAvatar src={user.profile_picture} name={user.full_name} size={72} radius={72} />
+            <Title order={2} fz="xl">
+              {user.full_name}
+            </Title>
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {rows.map(([label, value]) => (
+              <div key={label}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+                  {label}
+                </Text>
+                <Text>{value}</Text>
+              </div>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      </Paper>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { E2E_ADMIN } from './global-setup';
+import { screenshots, signIn } from './support/ui';
+
+test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page }) => {
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services');
+  await signIn(page, E2E_ADMIN);
+  await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
+  await screenshots(page, 'admin-services-list');
+  await page.getByRole('link', { name: 'Add API Service' }).click();
+  await expect(page.getByLabel('Scopes')).toHaveValue('openid');
+  await expect(page.getByLabel('Enabled by default')).toBeChecked();
+
+  await page.getByRole('button', { name: 'Create' }).click();
+  for (const message of ['Name is required', 'Description is required', 'At least one URI is required']) await expect(page.getByText(message)).toBeVisible();
+
+  const name = `Paperless ${Date.now().toString(36)}`;
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Description').fill('Documents');
+  await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/accounts/oidc/callback/\nhttps://paperless.home.lan/other');
+  await page.getByLabel('Scopes').fill('openid email profile');
+  await screenshots(page, 'admin-service-create');
+  await page.getByRole('button', { name: 'Create' }).click();
+
+  const modal = page.getByRole('dialog', { name: 'New Credentials' });
+  await expect(modal).toBeVisible();
+  const clientId = await modal.getByLabel('Client ID').inputValue();
+  const secret = await modal.getByLabel('Client Secret').inputValue();
+  expect(secret.length).toBeGreaterThanOrEqual(43);
+  const downloading = page.waitForEvent('download');
+  await modal.getByRole('button', { name: 'Download' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('credentials.json');
+  expect(JSON.parse(readFileSync((await download.path())!, 'utf8'))).toEqual({ client_id: clientId, client_secret: secret });
+  await modal.getByRole('button', { name: 'Close' }).click();
+
+  await expect(page).toHaveURL(/\/admin\/api-services$/);
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText(clientId);
+  await expect(row).toContainText('Yes');
+  await row.getByRole('link', { name }).click();
+  await expect(page.getByText('••••••••••••••••')).toBeVisible();
+  await expect(page.getByText(secret)).toHaveCount(0);
+  await screenshots(page, 'admin-service-view');
+
+  const consent = `/auth?${new URLSearchParams({ client_id: clientId, redirect_uri: 'https://paperless.home.lan/other', response_type: 'code', scope: 'openid' })}`;
+  await page.getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByText('Inactive')).toBeVisible();
+  const other = await page.context().newPage();
+  await other.goto(consent);
+  await expect(other.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await expect(page.getByText('Active', { exact: true })).toBeVisible();
+  await other.goto(consent);
+  await expect(other.getByText(`Are you sure you want to trust ${name}?`)).toBeVisible();
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue(name);
+  await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/new-callback');
+  await screenshots(page, 'admin-service-edit');
+  await page.getByRole('button', { name: 'Update' }).click();
+  const updated = page.getByRole('dialog', { name: 'Service Updated' });
+  await expect(updated.getByText('Service has updated successfully!')).toBeVisible();
+  await updated.getByRole('button', { name: 'Close' }).click();
+  await page.goto(page.url().replace('/edit/', '/view/'));
+  await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
+});
