@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
-import { E2E_URL, login, newPerson, register, verifiedPerson } from './support/api';
+import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
 import { screenshots, signIn } from './support/ui';
 
 test('users: create one, see "never" until it signs in, search on the server', async ({ page, browser }) => {
@@ -73,6 +77,7 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeVisible();
   await expect(page.getByText('(You)').first()).toBeVisible();
   await page.getByLabel('Search').fill(person.email);
+  await expect(page).toHaveURL(/search=many/); // the debounced search has run
   const pages = page.getByRole('navigation', { name: 'Pages' });
   await expect(pages.getByRole('button', { name: '3' })).toBeVisible();
   await expect(pages.getByRole('button', { name: '4' })).toHaveCount(0);
@@ -88,4 +93,51 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await expect(newest.getByText('Inactive')).toHaveCSS('color', 'rgb(250, 82, 82)');
   await expect(newest.getByRole('button', { name: 'Revoke' })).toBeDisabled();
   expect((await fetch(`${E2E_URL}/api/v1/auth/profile`, { headers: { authorization: `Bearer ${tokens.at(-1)!.access}` } })).status).toBe(401);
+});
+
+test("revoking one's own current session signs that account out", async ({ page }) => {
+  const { access } = await login(E2E_ADMIN);
+  const second = newPerson('admin2');
+  const created = await fetch(`${E2E_URL}/api/v1/admin/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+    body: JSON.stringify({ full_name: second.name, email: second.email, password: second.password, is_admin: true }),
+  });
+  expect(created.status).toBe(200);
+  await verifyThroughApi(second);
+  await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
+  await signIn(page, second);
+  await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeVisible();
+  await page.getByLabel('Search').fill(second.email);
+  await expect(page).toHaveURL(/search=admin2/);
+  const current = page.getByRole('row').nth(1); // newest first: this browser's sign-in
+  await expect(current).toContainText('(You)');
+  await current.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});
+
+test.describe('with 15-second sessions', () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  test.beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-expiry-'));
+    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: 'dist', REFRESH_TOKEN_TTL: '15' });
+  });
+  test.afterAll(async () => {
+    await server.stop();
+  });
+
+  test("an expired session shows ' (Expired)' in red", async ({ page }) => {
+    const boss = await verifiedPerson('boss', server.url, path.join(dataDir, 'outbox')); // the first account: administrator
+    const sleeper = newPerson('sleeper');
+    await register(sleeper, server.url);
+    await login(sleeper, server.url);
+    await page.waitForTimeout(15_500); // the sleeper's session runs out
+    await page.goto(`${server.url}/auth/login?from=%2Fadmin%2Fuser-sessions`);
+    await signIn(page, boss);
+    const row = page.getByRole('row', { name: new RegExp(sleeper.name) });
+    const status = row.getByText('(Expired)');
+    await expect(status).toBeVisible();
+    await expect(status).toHaveCSS('color', 'rgb(250, 82, 82)');
+  });
 });

@@ -124,6 +124,7 @@ test('a service session appears in the admin area with its service, user and IP;
   await admin.goto('/auth/login?from=%2Fadmin%2Fservice-sessions');
   await signIn(admin, E2E_ADMIN);
   await admin.getByLabel('Search').fill(person.email);
+  await expect(admin).toHaveURL(/search=svc/);
   const row = admin.getByRole('row', { name: new RegExp(person.name) });
   await expect(row).toContainText('Immich');
   await expect(row).toContainText('127.0.0.1');
