@@ -5,6 +5,7 @@ import { adminRoutes } from './admin/routes';
 import { apiServicesRoutes } from './api-services/routes';
 import { avatarRoutes } from './avatars/routes';
 import { oauthRoutes } from './oauth/routes';
+import { healthRoutes } from './operations/health-routes';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(apiServicesRoutes, { services });
   await app.register(oauthRoutes, { services });
   await app.register(adminRoutes, { services });
+  await app.register(healthRoutes, { services });
   await installStaticFiles(app, config.staticDir);
   return app as unknown as FastifyInstance & { services: Services };
 }

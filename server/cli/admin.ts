@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
@@ -6,6 +8,7 @@ import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/database';
 import { AppError } from '../errors';
 import { SIGNING_ALGS } from '../keys/signing-keys';
+import { backupSqlite } from '../operations/sqlite-backup';
 import { createServices } from '../services';
 import { readPassword } from './read-password';
 
@@ -13,9 +16,12 @@ const USAGE = `Usage:
   npm run admin -- create --email EMAIL --name "FULL NAME" [--phone PHONE]
   npm run admin -- reset-password --email EMAIL
   npm run admin -- rotate-keys
+  npm run admin -- backup --to FILE
 
 rotate-keys starts new signing keys; the old ones stay published until the tokens they
 signed have expired (ACCESS_TOKEN_TTL plus a day), so nobody is signed out.
+backup copies the SQLite database consistently while the server runs (for PostgreSQL use
+pg_dump, see the README).
 
 The password is read from HOME_GUARD_PASSWORD, or asked for. The command works on the
 database the server is configured with (DATABASE_URL, or DATA_DIR for SQLite).`;
@@ -35,11 +41,12 @@ async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const command = positionals[0];
   if (values.help || !command) return USAGE;
   if (command === 'rotate-keys') return rotateKeys();
+  if (command === 'backup') return backup(values.to);
   if (command !== 'create' && command !== 'reset-password') throw new UsageError(`unknown command "${command}"`);
   const args = command === 'create' ? parsed(createArgs, values) : { ...parsed(resetArgs, values), name: '', phone: undefined };
   const password = parsed(z.object({ password: newPasswordField }), { password: await readPassword(process.env) }).password;
@@ -58,6 +65,15 @@ async function run(argv: string[]): Promise<string> {
   } finally {
     await db.destroy();
   }
+}
+
+async function backup(target: string | undefined): Promise<string> {
+  if (!target) throw new UsageError('backup needs --to FILE');
+  const config = loadConfig(process.env);
+  if (config.databaseUrl) throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump (see the README)');
+  if (existsSync(target)) throw new UsageError(`${target} exists already; choose a new file`);
+  const pages = await backupSqlite(path.join(config.dataDir, 'home-guard.db'), target);
+  return `backed up ${pages} pages to ${target}`;
 }
 
 async function rotateKeys(): Promise<string> {

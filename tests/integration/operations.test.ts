@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { runTs } from '../support/server-process';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => t.close());
+
+it('answers /healthz, and /readyz only while the database is reachable and migrated', async () => {
+  expect((await call(t.app, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+  expect((await call(t.app, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
+  await sql`delete from kysely_migration where name = '2026-11-22T0200-oidc'`.execute(t.db);
+  const migrating = await call(t.app, 'GET', '/readyz');
+  expect(migrating.status).toBe(503);
+  expect(migrating.body).toEqual({ status: 'migrating' });
+});
+
+it('backs up a live SQLite database with every account in it (PostgreSQL is pointed to pg_dump)', async () => {
+  const users = [await registerAndLogin(t.app), await registerAndLogin(t.app)];
+  const target = path.join(t.database.dataDir, 'backups', 'home-guard-backup.db');
+  const env = { DATA_DIR: t.database.dataDir, ...(t.database.databaseUrl ? { DATABASE_URL: t.database.databaseUrl } : {}) };
+  const run = runTs('server/cli/admin.ts', ['backup', '--to', target], env);
+  const code = await run.exited;
+  if (t.database.kind === 'postgres') {
+    expect(code).toBe(2);
+    expect(run.stderr()).toMatch(/pg_dump/);
+    return;
+  }
+  expect(code, run.stderr()).toBe(0);
+  expect(run.stdout()).toMatch(/backed up \d+ pages/);
+  const restored = new SqliteDatabase(target, { readonly: true });
+  try {
+    expect(restored.pragma('integrity_check', { simple: true })).toBe('ok');
+    const emails = (restored.prepare('select email from users order by email').all() as Array<{ email: string }>).map((row) => row.email);
+    expect(emails).toEqual(users.map((u) => u.email).sort());
+  } finally {
+    restored.close();
+  }
+  // A second backup never overwrites the first.
+  const again = runTs('server/cli/admin.ts', ['backup', '--to', target], env);
+  expect(await again.exited).toBe(2);
+  expect(existsSync(target)).toBe(true);
+});
