@@ -30,6 +30,8 @@ export default defineConfig({
       },
       // Whole-process checks of `npm start` that do not depend on the database kind.
       { test: { name: 'process', include: ['tests/process/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
+      // Two server processes on one PostgreSQL database.
+      { test: { name: 'replicas', include: ['tests/replicas/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' }, testTimeout: 60_000, hookTimeout: 90_000 } },
       { test: { name: 'sqlite', include: integration, env: { TEST_DATABASE: 'sqlite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: 'postgres', include: integration, env: { TEST_DATABASE: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
