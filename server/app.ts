@@ -9,7 +9,7 @@ import { healthRoutes } from './operations/health-routes';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { installErrorHandling } from './errors';
+import { AppError, installErrorHandling } from './errors';
 import { installSecurityHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
 import { createServices, type ServiceOptions, type Services } from './services';
@@ -35,12 +35,18 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
+  // NUL characters are refused everywhere: PostgreSQL cannot store them in text, and no field
+  // has a use for one.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url)) throw AppError.nulCharacter();
+  });
   // Calls without a payload may send an empty body with a JSON content type.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    if (/\\u0000|\0/.test(text)) return done(AppError.nulCharacter(), undefined);
     parseJson(request, text, done);
   });
 

@@ -29,6 +29,9 @@ export class AppError extends Error {
   static payloadTooLarge() {
     return new AppError(413, 'The request body is too large');
   }
+  static nulCharacter() {
+    return new AppError(400, 'The request contains a NUL character, which no field accepts');
+  }
   static invalidCredentials() {
     return new AppError(401, 'Invalid email or password');
   }

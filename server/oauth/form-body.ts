@@ -6,6 +6,7 @@ export function installFormBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     const result: Record<string, string> = {};
     for (const [key, value] of new URLSearchParams(body.toString())) {
+      if (key.includes('\0') || value.includes('\0')) return done(new OAuthError('invalid_request', 'The request contains a NUL character'), undefined);
       if (key in result) return done(new OAuthError('invalid_request', `The ${key} parameter is repeated`), undefined);
       result[key] = value;
     }

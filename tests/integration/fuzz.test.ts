@@ -24,7 +24,7 @@ const hostileString = fc.oneof(
   fc.constantFrom("' OR 1=1 --", '"; drop table users; --', '../../../etc/passwd', '%00', '\u0000', '<script>alert(1)</script>', 'https://evil.example', '//evil.example', 'a'.repeat(5000), '', ' ', 'openid', 'code', 'S256', '-1', '1e400', 'NaN'),
 );
 const value = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(hostileString, { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 5 }), hostileString, { maxKeys: 3 }));
-const text = fc.oneof(fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s.trim() !== ''), fc.constantFrom("O'Brien; --", '<b>Ada</b>', 'Zoë 🛡️', 'a'.repeat(200)));
+const text = fc.oneof(fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s.trim() !== ''), fc.constantFrom("O'Brien; --", '<b>Ada</b>', 'Zoë 🛡️', 'a'.repeat(200), 'Nul\u0000Byte'));
 const password = fc.constantFrom('Valid-pass1', 'Анна-Pass99', 'P4ssword with spaces');
 const scopes = fc.subarray(['openid', 'email', 'profile', 'offline_access'], { minLength: 1 });
 

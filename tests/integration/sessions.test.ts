@@ -116,7 +116,12 @@ describe('access and refresh tokens', () => {
     const { privateKey } = await generateKeyPair('ES256');
     const header = decodeProtectedHeader(user.access);
     const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: header.kid!, typ: 'at+jwt' }).sign(privateKey);
-    for (const token of [unsigned, foreign, user.refresh, 'abc', `${user.access}x`]) {
+    // HS256 "signed" with our public key as the HMAC secret: the classic algorithm confusion.
+    const jwks = (await call(t.app, 'GET', '/.well-known/jwks.json')).body.keys;
+    const publicJwk = jwks.find((k: { kid: string }) => k.kid === header.kid);
+    const confused = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: header.kid!, typ: 'at+jwt' }).sign(new TextEncoder().encode(JSON.stringify(publicJwk)));
+    const notYetValid = await new SignJWT({ ...claims, nbf: Math.floor(Date.now() / 1000) + 3600 }).setProtectedHeader({ alg: 'ES256', kid: header.kid!, typ: 'at+jwt' }).sign(privateKey);
+    for (const token of [unsigned, foreign, confused, notYetValid, user.refresh, 'abc', `${user.access}x`]) {
       const answer = await profile(token);
       expect(answer.status, token).toBe(401);
     }
