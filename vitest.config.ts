@@ -2,7 +2,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 
 // Integration tests run twice: once on SQLite, once on PostgreSQL (TEST_DATABASE picks).
-const integration = ['tests/integration/**/*.test.ts'];
+const integration = ['tests/integration/**/*.test.ts', 'tests/crash/**/*.test.ts'];
 
 // Browser code (the web app, the service worker's broker and vault) is tested in real
 // Chromium: real IndexedDB, WebCrypto, Web Locks and BroadcastChannel.
