@@ -5,6 +5,8 @@ import { ConfigError, insecureSettings, loadConfig, type Config } from './config
 import { migrateToLatest, openDatabase } from './db/database';
 import { ensurePwaBuilt } from './http/pwa-build';
 
+const SHUTDOWN_DRAIN_MS = 1_000;
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function readConfig(): Config {
@@ -34,8 +36,13 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal}: shutting down`);
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    app.log.info(`${signal}: draining, then shutting down`);
+    // Keep serving for a moment: /readyz now says 503 so a proxy stops sending traffic, and
+    // requests already on their way (queued on a connection, waiting for a hash) are answered.
+    app.services.lifecycle.draining = true;
+    setTimeout(() => {
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    }, SHUTDOWN_DRAIN_MS);
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -14,6 +14,7 @@ export const healthRoutes: FastifyPluginAsync<{ services: Services }> = async (a
 
   app.get('/readyz', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
+    if (services.lifecycle.draining) return reply.code(503).send({ status: 'shutting down' });
     try {
       const { rows } = await sql<{ applied: number | string }>`select count(*) as applied from kysely_migration`.execute(services.db);
       if (Number(rows[0]?.applied ?? 0) < MIGRATION_COUNT) return reply.code(503).send({ status: 'migrating' });

@@ -45,9 +45,21 @@ describe('the server process', () => {
     expect(again.status).toBe(200);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
-    server = await startServerProcess(serverEnv());
-    expect(await server.stop('SIGTERM')).toBe(0);
+  it('on SIGTERM finishes the requests in flight, then stops cleanly', async () => {
+    const running = await startServerProcess(serverEnv());
+    server = running;
+    const person = { full_name: 'In Flight', email: 'flight@example.com', password: 'In-flight1' };
+    expect((await httpJson(`${running.url}/api/v1/register`, { method: 'POST', body: person })).status).toBe(200);
+    // Twenty sign-ins queue up on the password-hashing threads; the signal arrives while they run.
+    const logins = Array.from({ length: 20 }, () => httpJson(`${running.url}/api/v1/auth/login`, { method: 'POST', body: { email: person.email, password: person.password } }));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const exited = running.stop('SIGTERM');
+    const answers = await Promise.allSettled(logins);
+    // While draining, the readiness check tells the proxy to stop sending traffic.
+    expect((await httpJson(`${running.url}/readyz`)).body).toEqual({ status: 'shutting down' });
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.status : String(a.reason?.cause?.code ?? a.reason)))).toEqual(Array(20).fill(200));
+    expect(await exited).toBe(0);
+    await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
   });
 });
 

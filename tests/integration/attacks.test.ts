@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { call, startTestApp, type TestApp } from '../support/test-app';
+
+describe('attacks on the OIDC provider', () => {
+  let f: OidcFixture;
+  beforeAll(async () => {
+    f = await startOidcFixture();
+  });
+  afterAll(async () => f.close());
+
+  it('never redirects a logout to an unregistered post_logout_redirect_uri', async () => {
+    const service = await f.createService({ post_logout_redirect_uris: ['https://app.lan/bye'] });
+    for (const uri of ['https://evil.example/', `${CALLBACK}/`, 'https://app.lan/bye/', 'javascript:alert(1)']) {
+      const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { client_id: service.clientId, post_logout_redirect_uri: uri, state: 's' });
+      expect(answer.status, uri).toBe(200);
+      expect(answer.body.redirect_to, uri).toBeNull();
+    }
+    const registered = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { client_id: service.clientId, post_logout_redirect_uri: 'https://app.lan/bye', state: 's' });
+    expect(registered.body.redirect_to).toBe('https://app.lan/bye?state=s');
+  });
+
+  it("a service's token is no key to another user's or service's data", async () => {
+    const mine = await f.createService({ name: 'Mine' });
+    const theirs = await f.createService({ name: 'Theirs' });
+    const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: mine.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
+    const form = (clientId: string, secret: string, extra: Record<string, string>) =>
+      fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, client_secret: secret, ...extra }) }).then((r) => r.json());
+    // Another service cannot spend my code, even knowing it.
+    expect((await form(theirs.clientId, theirs.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })).error).toBe('invalid_grant');
+    const tokens = await form(mine.clientId, mine.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
+    expect(tokens.access_token).toBeTruthy();
+    // A service access token is not a first-party token.
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, tokens.access_token)).status).toBe(401);
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/admin/users', undefined, tokens.access_token)).status).toBe(401);
+    // And an ID token is neither.
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, tokens.id_token)).status).toBe(401);
+  });
+});
+
+describe('attacks on first-party endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => t.close());
+
+  it('answers oversized bodies with 413', async () => {
+    const answer = await call(t.app, 'POST', '/api/v1/register', { body: { full_name: 'x'.repeat(200_000), email: 'a@b.co', password: 'Valid-pass1' } });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ error: 'The request body is too large' });
+  });
+
+  it('takes about as long to refuse an unknown email as a wrong password (median of 50, within 20%)', async () => {
+    const emails = Array.from({ length: 50 }, (_, i) => `timing${i}@example.com`);
+    for (const email of emails) await call(t.app, 'POST', '/api/v1/register', { body: { full_name: 'Timing', email, password: 'Timing-pass1' } });
+    // Each attempt from its own address and for its own account, so no throttle interferes.
+    const timeOf = async (email: string, i: number) => {
+      const started = performance.now();
+      const answer = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-pass1' }, headers: { 'x-forwarded-for': `10.1.${Math.floor(i / 200)}.${i % 200}` } });
+      expect(answer.status).toBe(401);
+      return performance.now() - started;
+    };
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      known.push(await timeOf(emails[i]!, i));
+      unknown.push(await timeOf(`nobody${i}@example.com`, 100 + i));
+    }
+    const ratio = median(unknown) / median(known);
+    expect(ratio).toBeGreaterThan(0.8);
+    expect(ratio).toBeLessThan(1.2);
+  });
+});
