@@ -6,6 +6,7 @@ import { apiServicesRoutes } from './api-services/routes';
 import { avatarRoutes } from './avatars/routes';
 import { oauthRoutes } from './oauth/routes';
 import { healthRoutes } from './operations/health-routes';
+import { installMetrics } from './operations/metrics';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.decorate('services', services);
 
   await installSecurityHeaders(app);
+  if (config.metrics) installMetrics(app);
   await app.register(accountsRoutes, { services });
   await app.register(verificationRoutes, { services });
   await app.register(avatarRoutes, { services });

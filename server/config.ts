@@ -27,6 +27,7 @@ const envSchema = z.object({
     .regex(/^(true|false|[0-9a-fA-F.:/, ]+)$/, 'must be true, false or a comma-separated list of proxy addresses')
     .default('false'),
   STATIC_DIR: z.string().optional(),
+  METRICS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
 
 /** Fastify's trustProxy from TRUST_PROXY: whether X-Forwarded-For names the client. */
@@ -47,6 +48,8 @@ export type Config = {
   registration: 'open' | 'closed';
   logLevel: string;
   trustProxy: boolean | string;
+  /** Serve Prometheus metrics at /metrics. */
+  metrics: boolean;
   /** Where the built PWA lives; undefined serves no pages (API only). */
   staticDir: string | undefined;
 };
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     registration: e.REGISTRATION,
     logLevel: e.LOG_LEVEL,
     trustProxy: trustProxy(e.TRUST_PROXY),
+    metrics: e.METRICS === 'true',
     staticDir: e.STATIC_DIR ? path.resolve(e.STATIC_DIR) : defaultStaticDir,
   };
 }

@@ -15,7 +15,7 @@ function cacheControlFor(filePath: string): string {
   return 'public, max-age=3600';
 }
 
-const isApiPath = (url: string) => url.startsWith('/api/') || url === '/api' || url.startsWith('/.well-known/') || url.startsWith('/avatars/');
+const isApiPath = (url: string) => url.startsWith('/api/') || url === '/api' || url.startsWith('/.well-known/') || url.startsWith('/avatars/') || url === '/metrics';
 
 /**
  * Serves the built PWA with an SPA fallback: unknown page paths get index.html so the app can

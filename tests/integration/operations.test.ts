@@ -47,3 +47,19 @@ it('backs up a live SQLite database with every account in it (PostgreSQL is poin
   expect(await again.exited).toBe(2);
   expect(existsSync(target)).toBe(true);
 });
+
+it('serves Prometheus metrics only when METRICS=true, counting routes and sign-in results', async () => {
+  expect((await call(t.app, 'GET', '/metrics')).status).toBe(404);
+  await t.close();
+  t = await startTestApp({ METRICS: 'true' });
+  const user = await registerAndLogin(t.app);
+  await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-pass1' } });
+  await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
+  const text = (await t.app.inject({ url: '/metrics' })).body;
+  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="200"} 1');
+  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="401"} 1');
+  expect(text).toContain('home_guard_logins_total{result="success"} 1');
+  expect(text).toContain('home_guard_logins_total{result="failure"} 1');
+  expect(text).toContain('home_guard_refreshes_total{result="success"} 1');
+  expect(text).toMatch(/http_request_duration_seconds_bucket\{method="POST",route="\/api\/v1\/auth\/login",le="\+Inf"\} 2/);
+});
