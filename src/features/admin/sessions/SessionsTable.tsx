@@ -1,4 +1,4 @@
-import { Button, Group, LoadingOverlay, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { callApi } from '../../../api/client';
@@ -6,6 +6,7 @@ import { useSession } from '../../../app/session-context';
 import { AccountAvatar } from '../../../ui/AccountAvatar';
 import { AnchorLink } from '../../../ui/links';
 import { z } from 'zod';
+import { DataTable, type Column } from '../shared/DataTable';
 import { longDate, statusOf } from '../shared/format';
 
 export type SessionRow = {
@@ -51,8 +52,6 @@ export function SessionUser({ session, extra }: { session: SessionRow; extra?: R
 }
 
 
-type Column<T> = { header: string; cell: (session: T) => ReactNode };
-
 /** A paged session table with per-row revoke; after every revoke attempt the page reloads. */
 export function SessionsTable<T extends SessionRow>({ rows, loading, columns, revokePath, onRevoked }: { rows: T[]; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
   const session = useSession();
@@ -83,36 +82,5 @@ export function SessionsTable<T extends SessionRow>({ rows, loading, columns, re
       ),
     },
   ];
-  return (
-    <Stack pos="relative" mih={120}>
-      <LoadingOverlay visible={loading} loaderProps={{ children: 'Loading...' }} />
-      <Table.ScrollContainer minWidth={960}>
-        <Table striped highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              {all.map((c) => (
-                <Table.Th key={c.header}>{c.header}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((row) => (
-              <Table.Tr key={row.id}>
-                {all.map((c) => (
-                  <Table.Td key={c.header} fz="sm">
-                    {c.cell(row)}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {!loading && rows.length === 0 && (
-        <Text c="dimmed" ta="center" py="lg">
-          No sessions found.
-        </Text>
-      )}
-    </Stack>
-  );
+  return <DataTable rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} />;
 }

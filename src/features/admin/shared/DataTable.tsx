@@ -1,0 +1,40 @@
+import { LoadingOverlay, Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export type Column<T> = { header: string; cell: (row: T) => ReactNode };
+
+/** An admin table: a loading overlay, horizontal scrolling on narrow screens, an empty text. */
+export function DataTable<T extends { id: string }>({ rows, columns, loading, empty, minWidth = 760 }: { rows: T[]; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
+  return (
+    <Stack pos="relative" mih={120}>
+      <LoadingOverlay visible={loading} loaderProps={{ children: 'Loading...' }} />
+      <Table.ScrollContainer minWidth={minWidth}>
+        <Table striped highlightOnHover verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th key={column.header}>{column.header}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.id}>
+                {columns.map((column) => (
+                  <Table.Td key={column.header} fz="sm">
+                    {column.cell(row)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {!loading && rows.length === 0 && (
+        <Text c="dimmed" ta="center" py="lg">
+          {empty}
+        </Text>
+      )}
+    </Stack>
+  );
+}
