@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio';
 import type { FromSearch } from '../../app/guards';
 import { useSession } from '../../app/session-context';
 import { AccountAvatar } from '../../ui/AccountAvatar';
+import { AccountLine } from '../../ui/AccountLine';
 import { PlusIcon } from '../../ui/icons';
 import { AnchorLink } from '../../ui/links';
 import { AuthCard } from './AuthCard';
@@ -18,17 +19,7 @@ export function SelectAccountPage({ search }: { search: FromSearch }) {
           {accounts.map((account) => (
             <li key={account.accountId}>
               <UnstyledButton className={classes.row} onClick={() => void session.switchAccount(account.accountId)}>
-                <Group wrap="nowrap">
-                  <AccountAvatar src={account.profilePicture} name={account.label} radius="xl" />
-                  <div style={{ minWidth: 0 }}>
-                    <Text fw={600} truncate>
-                      {account.label}
-                    </Text>
-                    <Text size="sm" c="dimmed" truncate>
-                      {account.email}
-                    </Text>
-                  </div>
-                </Group>
+                <AccountLine label={account.label} email={account.email} picture={account.profilePicture} />
               </UnstyledButton>
             </li>
           ))}

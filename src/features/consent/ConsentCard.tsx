@@ -1,7 +1,7 @@
 import { Avatar, Button, Group, List, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import type { AuthorizationCheck } from '../../../contract/oauth';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../../../contract/services';
-import { AccountAvatar } from '../../ui/AccountAvatar';
+import { AccountLine } from '../../ui/AccountLine';
 import { CenteredCard } from '../../ui/CenteredCard';
 import { ServerIcon, SwitchIcon } from '../../ui/icons';
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
@@ -35,17 +35,7 @@ export function ConsentCard({ check, account, busy, outcome, onAllow, onCancel, 
       <OutcomeAlert outcome={outcome} />
       <Paper withBorder radius="md" p="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-            <AccountAvatar src={account.picture} name={account.label} radius="xl" />
-            <div style={{ minWidth: 0 }}>
-              <Text fw={600} truncate>
-                {account.label}
-              </Text>
-              <Text size="sm" c="dimmed" truncate>
-                {account.email}
-              </Text>
-            </div>
-          </Group>
+          <AccountLine label={account.label} email={account.email} picture={account.picture} />
           <UnstyledButton onClick={onChangeAccount} aria-label="Use another account" c="blue">
             <SwitchIcon size={20} />
           </UnstyledButton>

@@ -1,9 +1,9 @@
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Button, Paper, Stack } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { verificationStatusSchema } from '../../../contract/verification';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
-import { AccountAvatar } from '../../ui/AccountAvatar';
+import { AccountLine } from '../../ui/AccountLine';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
 import { VerifyFrame } from './VerifyFrame';
@@ -25,17 +25,7 @@ export function ReviewPage() {
       <Stack gap="md">
         <OutcomeAlert outcome={finishing.outcome} />
         <Paper withBorder radius="md" p="md">
-          <Group wrap="nowrap">
-            <AccountAvatar src={profile?.profile_picture} name={profile?.full_name ?? ''} size={64} radius={64} />
-            <div style={{ minWidth: 0 }}>
-              <Text fw={600} truncate>
-                {profile?.full_name}
-              </Text>
-              <Text size="sm" c="dimmed" truncate>
-                {profile?.email}
-              </Text>
-            </div>
-          </Group>
+          <AccountLine label={profile?.full_name ?? ''} email={profile?.email ?? ''} picture={profile?.profile_picture} size={64} />
         </Paper>
         <Button onClick={() => void finish()} loading={finishing.busy} size="md">
           Finish
