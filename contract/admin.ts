@@ -40,11 +40,11 @@ export const adminUserUpdateSchema = z.object({
 const date = z.string();
 const person = z.object({ full_name: z.string(), profile_picture: z.string().nullable() });
 
-export const userSessionSchema = z.object({
+/** What every session row has: who, and its life (dates may be empty, shown 'never'). */
+const sessionBase = z.object({
   id: z.string(),
   user_id: z.string(),
   user: person,
-  device_info: z.string(),
   ip_address: z.string().nullable(),
   is_active: z.boolean(),
   issued_at: date,
@@ -52,21 +52,14 @@ export const userSessionSchema = z.object({
   last_active: date.nullable(),
   revoked_at: date.nullable(),
 });
+
+export const userSessionSchema = sessionBase.extend({ device_info: z.string() });
 export type UserSession = z.infer<typeof userSessionSchema>;
 
-export const serviceSessionSchema = z.object({
-  id: z.string(),
+export const serviceSessionSchema = sessionBase.extend({
   service_id: z.string(),
   api_service: z.object({ name: z.string(), icon_url: z.string().nullable() }),
   client_id: z.string(),
-  user_id: z.string(),
-  user: person,
-  ip_address: z.string().nullable(),
-  is_active: z.boolean(),
-  issued_at: date,
-  expires_at: date.nullable(),
-  last_active: date.nullable(),
-  revoked_at: date.nullable(),
 });
 export type ServiceSession = z.infer<typeof serviceSessionSchema>;
 

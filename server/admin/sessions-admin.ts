@@ -5,6 +5,23 @@ import { AppError } from '../errors';
 
 export type Page = { page: number; size: number; search?: string | undefined };
 
+type SessionLife = { id: string; user_id: string; full_name: string; profile_picture: string | null; ip_address: string | null; issued_at: number; expires_at: number; last_active: number; revoked_at: number | null };
+
+/** The fields every session row shares, as the admin API shows them. */
+function sessionFields(row: SessionLife, now: number) {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    user: { full_name: row.full_name, profile_picture: row.profile_picture },
+    ip_address: row.ip_address,
+    is_active: row.revoked_at === null && row.expires_at > now,
+    issued_at: new Date(row.issued_at).toISOString(),
+    expires_at: isoOrNull(row.expires_at),
+    last_active: isoOrNull(row.last_active),
+    revoked_at: isoOrNull(row.revoked_at),
+  };
+}
+
 /** The session tables of the admin area: newest first, a page at a time, revocable. */
 export class SessionsAdmin {
   constructor(
@@ -26,18 +43,7 @@ export class SessionsAdmin {
     const now = this.clock();
     return {
       total_pages: totalPages(Number(count), size),
-      items: rows.map((row) => ({
-        id: row.id,
-        user_id: row.user_id,
-        user: { full_name: row.full_name, profile_picture: row.profile_picture },
-        device_info: row.device_info,
-        ip_address: row.ip_address,
-        is_active: row.revoked_at === null && row.expires_at > now,
-        issued_at: new Date(row.issued_at).toISOString(),
-        expires_at: isoOrNull(row.expires_at),
-        last_active: isoOrNull(row.last_active),
-        revoked_at: isoOrNull(row.revoked_at),
-      })),
+      items: rows.map((row) => ({ ...sessionFields(row, now), device_info: row.device_info })),
     };
   }
 
@@ -64,20 +70,7 @@ export class SessionsAdmin {
     const now = this.clock();
     return {
       total_pages: totalPages(Number(count), size),
-      items: rows.map((row) => ({
-        id: row.id,
-        service_id: row.service_id,
-        api_service: { name: row.name, icon_url: row.icon_url },
-        client_id: row.client_id,
-        user_id: row.user_id,
-        user: { full_name: row.full_name, profile_picture: row.profile_picture },
-        ip_address: row.ip_address,
-        is_active: row.revoked_at === null && row.expires_at > now,
-        issued_at: new Date(row.issued_at).toISOString(),
-        expires_at: isoOrNull(row.expires_at),
-        last_active: isoOrNull(row.last_active),
-        revoked_at: isoOrNull(row.revoked_at),
-      })),
+      items: rows.map((row) => ({ ...sessionFields(row, now), service_id: row.service_id, api_service: { name: row.name, icon_url: row.icon_url }, client_id: row.client_id })),
     };
   }
 
