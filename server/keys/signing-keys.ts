@@ -20,6 +20,7 @@ export class SigningKeys {
   private active = new Map<SigningAlg, ActiveKey>();
   private publicKeys = new Map<string, CryptoKey>();
   private loadedAt = 0;
+  private jwks: JWK[] = [];
 
   constructor(
     private readonly db: Database,
@@ -63,10 +64,10 @@ export class SigningKeys {
     return this.publicKeys.get(kid);
   }
 
-  /** Public JWKs of every key still published. */
+  /** Public JWKs of every key still published (read again at most once a minute). */
   async publishedJwks(): Promise<JWK[]> {
-    const rows = await this.publishedRows();
-    return rows.map((row) => JSON.parse(row.public_jwk) as JWK);
+    if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
+    return this.jwks;
   }
 
   private async create(alg: SigningAlg): Promise<string> {
@@ -113,6 +114,7 @@ export class SigningKeys {
   private async load(): Promise<void> {
     this.loadedAt = this.clock();
     const rows = await this.publishedRows();
+    this.jwks = rows.map((row) => JSON.parse(row.public_jwk) as JWK);
     const publicKeys = new Map<string, CryptoKey>();
     for (const row of rows) {
       publicKeys.set(row.kid, (await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg)) as CryptoKey);
