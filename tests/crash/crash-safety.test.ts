@@ -4,6 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { verifyThroughApi } from '../e2e/support/api';
 import { freePort, startServerProcess, type ServerProcess } from '../support/server-process';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -28,6 +29,41 @@ beforeAll(async () => {
 afterAll(async () => database.drop());
 
 type Chain = { email: string; refresh: string | null };
+type Oidc = { userToken: string; clientId: string; secret: string };
+const CALLBACK = 'http://127.0.0.1:9/callback';
+
+/** The OIDC side of the load: a verified user and a service, created once through the API. */
+async function seedOidc(server: ServerProcess): Promise<Oidc> {
+  const admin = { full_name: 'Crash Admin', email: 'admin@crash.test', password: 'Crash-admin1' };
+  await post(`${server.url}/api/v1/register`, admin);
+  const adminToken = (await post(`${server.url}/api/v1/auth/login`, { email: admin.email, password: admin.password })).body.access!;
+  const service = (await post(`${server.url}/api/v1/admin/api-services`, { name: 'Crash', description: 'c', redirect_uris: [CALLBACK], scopes: ['openid', 'email'] }, adminToken)).body as unknown as { credentials: { client_id: string; client_secret: string } };
+  const person = { name: 'Crash User', email: 'oidc@crash.test', password: 'Crash-user12' };
+  await post(`${server.url}/api/v1/register`, { full_name: person.name, email: person.email, password: person.password });
+  await verifyThroughApi(person, server.url, path.join(database.dataDir, 'outbox'));
+  const userToken = (await post(`${server.url}/api/v1/auth/login`, { email: person.email, password: person.password })).body.access!;
+  return { userToken, clientId: service.credentials.client_id, secret: service.credentials.client_secret };
+}
+
+/** Mints codes and exchanges them until stopped; records the access tokens answered 2xx. */
+async function exchanges(server: ServerProcess, oidc: Oidc, issued: string[], stop: { now: boolean }, answered: { count: number }) {
+  while (!stop.now) {
+    try {
+      const code = await post(`${server.url}/api/v1/oauth/code`, { client_id: oidc.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email' }, oidc.userToken);
+      if (code.status !== 200) continue;
+      const response = await fetch(`${server.url}/api/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: code.body.code!, redirect_uri: CALLBACK, client_id: oidc.clientId, client_secret: oidc.secret }),
+      });
+      if (response.status !== 200) continue;
+      issued.push(((await response.json()) as { access_token: string }).access_token);
+      answered.count += 2;
+    } catch {
+      return;
+    }
+  }
+}
 
 async function post(url: string, body: unknown, token?: string) {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
@@ -65,10 +101,17 @@ it(`keeps every answered write across ${KILLS} SIGKILLs`, async () => {
   const registered: string[] = [];
   const chains: Chain[] = [];
   const answered = { count: 0 };
+  const issued: string[] = [];
+  let oidc: Oidc | undefined;
   for (let round = 0; round < KILLS; round++) {
     const server = await startServerProcess(env);
+    oidc ??= await seedOidc(server);
     const stop = { now: false };
-    const workers = Array.from({ length: WORKERS }, (_, worker) => load(server, worker, round, registered, chains, stop, answered));
+    const workers = [
+      ...Array.from({ length: WORKERS }, (_, worker) => load(server, worker, round, registered, chains, stop, answered)),
+      exchanges(server, oidc, issued, stop, answered),
+      exchanges(server, oidc, issued, stop, answered),
+    ];
     await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 1200));
     await server.stop('SIGKILL');
     stop.now = true;
@@ -92,7 +135,12 @@ it(`keeps every answered write across ${KILLS} SIGKILLs`, async () => {
     let refused = 0;
     for (const chain of chains) if ((await post(`${server.url}/api/v1/auth/refresh`, {}, chain.refresh!)).status !== 200) refused += 1;
     expect(refused).toBe(0);
-    console.log(`crash: ${answered.count} writes answered 2xx across ${KILLS} kills, 0 lost; ${chains.length} refresh chains all alive`);
+    // Every service token answered 2xx still opens userinfo: its code exchange was durable.
+    expect(issued.length).toBeGreaterThan(KILLS);
+    let lostTokens = 0;
+    for (const token of issued) if ((await fetch(`${server.url}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status !== 200) lostTokens += 1;
+    expect(lostTokens).toBe(0);
+    console.log(`crash: ${answered.count} writes answered 2xx across ${KILLS} kills (${issued.length} code exchanges), 0 lost; ${chains.length} refresh chains all alive`);
   } finally {
     await server.stop();
   }
