@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import { isUniqueViolation } from '../accounts/users-repository';
 import type { Database } from '../db/database';
 
 /** ES256 signs first-party access tokens; RS256 signs ID tokens (the OIDC default). */
@@ -20,7 +21,6 @@ export class SigningKeys {
   private active = new Map<SigningAlg, ActiveKey>();
   private publicKeys = new Map<string, CryptoKey>();
   private loadedAt = 0;
-  private jwks: JWK[] = [];
 
   constructor(
     private readonly db: Database,
@@ -30,8 +30,13 @@ export class SigningKeys {
   /** Creates a key for each algorithm that has none in use, then loads them. */
   async ensure(): Promise<void> {
     for (const alg of SIGNING_ALGS) {
-      const current = await this.currentRow(alg);
-      if (!current) await this.create(alg);
+      if (await this.currentRow(alg)) continue;
+      try {
+        await this.create(alg);
+      } catch (error) {
+        // Another replica created it first (one key in use per algorithm): use theirs.
+        if (!isUniqueViolation(error)) throw error;
+      }
     }
     await this.load();
   }
@@ -64,10 +69,13 @@ export class SigningKeys {
     return this.publicKeys.get(kid);
   }
 
-  /** Public JWKs of every key still published (read again at most once a minute). */
+  /**
+   * Public JWKs of every key still published, read from the database on every call: a key
+   * another process just rotated in is published at once, before any process signs with it.
+   */
   async publishedJwks(): Promise<JWK[]> {
-    if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
-    return this.jwks;
+    const rows = await this.publishedRows();
+    return rows.map((row) => JSON.parse(row.public_jwk) as JWK);
   }
 
   private async create(alg: SigningAlg): Promise<string> {
@@ -114,7 +122,6 @@ export class SigningKeys {
   private async load(): Promise<void> {
     this.loadedAt = this.clock();
     const rows = await this.publishedRows();
-    this.jwks = rows.map((row) => JSON.parse(row.public_jwk) as JWK);
     const publicKeys = new Map<string, CryptoKey>();
     for (const row of rows) {
       publicKeys.set(row.kid, (await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg)) as CryptoKey);

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T0000-initial';
 import * as verification from './2026-11-22T0100-verification';
 import * as oidc from './2026-11-22T0200-oidc';
+import * as oneSigningKey from './2026-11-22T0300-one-signing-key-per-alg';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0000-initial': initial,
   '2026-11-22T0100-verification': verification,
   '2026-11-22T0200-oidc': oidc,
+  '2026-11-22T0300-one-signing-key-per-alg': oneSigningKey,
 };
