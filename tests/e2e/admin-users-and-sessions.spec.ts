@@ -141,3 +141,30 @@ test.describe('with 15-second sessions', () => {
     await expect(status).toHaveCSS('color', 'rgb(250, 82, 82)');
   });
 });
+
+test('a revoke button is disabled while its request is in flight, then the page reloads', async ({ browser }) => {
+  const person = newPerson('inflight');
+  await register(person);
+  await login(person);
+  // Without a service worker the page's own requests can be held back here.
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/admin/user-sessions/revoke/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
+  await signIn(page, E2E_ADMIN);
+  await page.getByLabel('Search').fill(person.email);
+  await expect(page).toHaveURL(/search=inflight/);
+  const row = page.getByRole('row').nth(1);
+  const button = row.getByRole('button', { name: 'Revoke' });
+  await button.click();
+  await expect(button).toBeDisabled();
+  release();
+  await expect(row.getByText('Inactive')).toBeVisible();
+  await expect(row).not.toContainText('never'); // Revoked At now has its date
+  await context.close();
+});
