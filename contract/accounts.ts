@@ -30,7 +30,6 @@ export const loginRequestSchema = z.object({
   email: emailField,
   password: loginPasswordField,
 });
-export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const loginResponseSchema = z.object({
   id: z.string(),

@@ -49,9 +49,6 @@ export class AppError extends Error {
   static notFound(what = 'resource') {
     return new AppError(404, `${what} not found`);
   }
-  static methodNotAllowed() {
-    return new AppError(405, 'Method not allowed');
-  }
   static emailTaken() {
     return new AppError(409, 'email is already registered');
   }

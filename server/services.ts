@@ -79,7 +79,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
   const usersAdmin = new UsersAdmin(db, accounts, clock);
-  const sessionsAdmin = new SessionsAdmin(db, clock);
+  const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
 
   /** onRequest hook (before the body is read): admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {

@@ -73,10 +73,6 @@ export class UsersRepository {
     await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
   }
 
-  async setAdmin(id: string, isAdmin: boolean, now: number): Promise<void> {
-    await this.db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0, updated_at: now }).where('id', '=', id).execute();
-  }
-
   async markVerified(id: string, now: number): Promise<void> {
     await this.db.updateTable('users').set({ verified: 1, updated_at: now }).where('id', '=', id).execute();
   }

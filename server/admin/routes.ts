@@ -47,11 +47,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     sessionsAdmin.serviceSessions(request.query),
   );
   app.patch('/api/v1/admin/user-sessions/revoke/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await sessionsAdmin.revoke('user_sessions', request.params.id);
+    await sessionsAdmin.revokeUserSession(request.params.id);
     return {};
   });
   app.patch('/api/v1/admin/service-sessions/revoke/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await sessionsAdmin.revoke('service_sessions', request.params.id);
+    await sessionsAdmin.revokeServiceSession(request.params.id);
     return {};
   });
 };

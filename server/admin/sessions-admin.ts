@@ -2,6 +2,8 @@ import type { ServiceSession, UserSession } from '../../contract/admin';
 import type { Database } from '../db/database';
 import { contains, isoOrNull, totalPages } from '../db/sql-search';
 import { AppError } from '../errors';
+import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
+import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
 
 export type Page = { page: number; size: number; search?: string | undefined };
 
@@ -26,6 +28,8 @@ function sessionFields(row: SessionLife, now: number) {
 export class SessionsAdmin {
   constructor(
     private readonly db: Database,
+    private readonly userSessionRows: UserSessionsRepository,
+    private readonly serviceSessionRows: ServiceSessionsRepository,
     private readonly clock: () => number,
   ) {}
 
@@ -74,14 +78,14 @@ export class SessionsAdmin {
     };
   }
 
-  /** Revokes at once: the next request with any of its tokens is refused, on every replica. */
-  async revoke(table: 'user_sessions' | 'service_sessions', id: string): Promise<void> {
-    const now = this.clock();
-    const found = await this.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
-    if (!found) throw AppError.notFound('session');
-    await this.db.transaction().execute(async (tx) => {
-      await tx.updateTable(table).set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
-      if (table === 'user_sessions') await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', '=', id).where('rotated_at', 'is', null).execute();
-    });
+  /** Revokes at once, through the owning capability: every replica refuses the session's tokens next time. */
+  async revokeUserSession(id: string): Promise<void> {
+    if (!(await this.userSessionRows.findById(id))) throw AppError.notFound('session');
+    await this.userSessionRows.revoke(id, this.clock());
+  }
+
+  async revokeServiceSession(id: string): Promise<void> {
+    if (!(await this.serviceSessionRows.findSession(id))) throw AppError.notFound('session');
+    await this.serviceSessionRows.revokeSession(id, this.clock());
   }
 }
