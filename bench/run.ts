@@ -13,6 +13,11 @@ import { PEER_CLIENT, startPeer } from './peer';
 const postgres = process.argv.includes('--postgres');
 if (postgres) process.env.TEST_DATABASE = 'postgres';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+// --only a,b runs just those scenarios; --profile writes the server's CPU profile to bench/profiles.
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : undefined;
+const wanted = (name: string) => !only || only.has(name);
+const profileDir = process.argv.includes('--profile') ? path.join(import.meta.dirname, 'profiles') : undefined;
 const callback = 'http://127.0.0.1:9/callback';
 // oidc-provider's in-memory adapter keeps 1,000 entries (LRU): a code and its grant are two.
 const CODES = 400;
@@ -24,7 +29,7 @@ async function json(base: string, method: string, url: string, body?: unknown, t
 
 const database = await createTestDatabase();
 const dataDir = database.dataDir;
-const ours = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) });
+const ours = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }, undefined, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
 const peer = await startPeer(await freePort());
 const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${ours.child.pid}/status`, 'utf8'))![1]) / 1024);
 let peakRss = 0;
@@ -79,7 +84,7 @@ const oidcScenarios: Array<[string, (side: Side) => Promise<Row>]> = [
 ];
 
 const table: Array<{ scenario: string; ours: Row; peer?: Row }> = [];
-for (const [name, run] of oidcScenarios) {
+for (const [name, run] of oidcScenarios.filter(([name]) => wanted(name))) {
   // Alternate, so machine noise hits both.
   const oursRow = await run(sides.ours);
   const peerRow = await run(sides.peer);
@@ -87,12 +92,12 @@ for (const [name, run] of oidcScenarios) {
 }
 
 const refreshPool = tokenPool(logins.map((l) => l.refresh as string), (body) => body.refresh!);
-table.push({ scenario: 'first-party refresh', ours: await scenario('first-party refresh', ours.url, () => {
+if (wanted('first-party refresh')) table.push({ scenario: 'first-party refresh', ours: await scenario('first-party refresh', ours.url, () => {
   const token = refreshPool.take();
   return token ? { method: 'POST', path: '/api/v1/auth/refresh', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' } : null;
 }, refreshPool.give) });
-table.push({ scenario: 'profile GET', ours: await scenario('profile GET', ours.url, () => ({ path: '/api/v1/auth/profile', headers: { authorization: `Bearer ${userToken}` } })) });
-table.push({ scenario: 'password login', ours: await scenario('password login', ours.url, () => ({ method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) })) });
+if (wanted('profile GET')) table.push({ scenario: 'profile GET', ours: await scenario('profile GET', ours.url, () => ({ path: '/api/v1/auth/profile', headers: { authorization: `Bearer ${userToken}` } })) });
+if (wanted('password login')) table.push({ scenario: 'password login', ours: await scenario('password login', ours.url, () => ({ method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) })) });
 
 clearInterval(sampler);
 const cell = (row?: Row) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)}` : '      -    -     -      -');

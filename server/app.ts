@@ -54,7 +54,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const services = await createServices(config, options.db, app.log, options);
   app.decorate('services', services);
 
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   if (config.metrics) installMetrics(app);
   await app.register(accountsRoutes, { services });
   await app.register(verificationRoutes, { services });

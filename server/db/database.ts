@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
+import { withStatementCache } from './statement-cache';
 import type { DB } from './schema';
 
 export type Database = Kysely<DB>;
@@ -37,7 +38,7 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: file };
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', location: file };
 }
 
 /** Runs every pending migration; safe when several replicas start at once (Kysely locks). */

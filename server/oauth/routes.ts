@@ -21,7 +21,7 @@ function allowCrossOrigin(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!CROSS_ORIGIN.includes(request.url.split('?')[0]!)) return;
     reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Allow-Methods', 'GET, POST');
-    // Cross-origin readers need this; helmet's default of same-origin would block them.
+    // Cross-origin readers need this; the default of same-origin would block them.
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
   });
   for (const url of CROSS_ORIGIN) app.options(url, async (_request, reply) => reply.code(204).send());

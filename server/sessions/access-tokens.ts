@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
 import type { SigningKeys } from '../keys/signing-keys';
+import { hashToken } from './tokens';
+import { VerifiedClaimsCache } from './verified-claims-cache';
 
 export type AccessClaims = { userId: string; sessionId: string };
 
@@ -8,8 +10,12 @@ export type AccessClaims = { userId: string; sessionId: string };
 // token minted for a service can never pass for one.
 const TYPE = 'at+jwt';
 const firstPartyAudience = (issuer: string) => `${issuer}/api`;
+// About 2 MB at most: far more devices than a home lab has, each checked once per token.
+const VERIFIED_CLAIMS_CACHED = 10_000;
 
 export class AccessTokens {
+  private readonly verified = new VerifiedClaimsCache<AccessClaims>(VERIFIED_CLAIMS_CACHED);
+
   constructor(
     private readonly keys: SigningKeys,
     private readonly issuer: string,
@@ -33,6 +39,9 @@ export class AccessTokens {
 
   /** The claims of a valid token, or undefined for anything forged, foreign or expired. */
   async verify(token: string): Promise<AccessClaims | undefined> {
+    const tokenHash = hashToken(token);
+    const cached = this.verified.get(tokenHash, this.clock());
+    if (cached) return cached;
     try {
       const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
         const key = header.kid ? await this.keys.verificationKey(header.kid) : undefined;
@@ -47,7 +56,9 @@ export class AccessTokens {
         requiredClaims: ['sub', 'exp', 'iat'],
       });
       if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') return undefined;
-      return { userId: payload.sub, sessionId: payload.sid };
+      const claims = { userId: payload.sub, sessionId: payload.sid };
+      this.verified.set(tokenHash, claims, payload.exp! * 1000);
+      return claims;
     } catch {
       return undefined;
     }

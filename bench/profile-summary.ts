@@ -1,0 +1,36 @@
+// Summarises a V8 .cpuprofile (written by `npm run bench -- --profile`): self time by function
+// and by package, so "where the time goes" is read from a profile, not guessed.
+import { readFileSync } from 'node:fs';
+
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+
+/** Where a script lives: a package name, node's internals, or a file of ours. */
+function owner(url: string): string {
+  if (!url) return '(native/gc/idle)';
+  if (url.startsWith('node:')) return url;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  const ours = /\/(server|contract)\/(.*)$/.exec(url);
+  return ours ? `${ours[1]}/${ours[2]}` : url;
+}
+
+export function summarise(file: string, top = 25) {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfMs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  const total = [...selfMs.values()].reduce((a, b) => a + b, 0);
+  const fn = new Map<string, number>();
+  const pkg = new Map<string, number>();
+  for (const [id, ms] of selfMs) {
+    const { callFrame } = byId.get(id)!;
+    const name = `${callFrame.functionName || '(anonymous)'} ${owner(callFrame.url)}:${callFrame.lineNumber + 1}`;
+    fn.set(name, (fn.get(name) ?? 0) + ms);
+    pkg.set(owner(callFrame.url), (pkg.get(owner(callFrame.url)) ?? 0) + ms);
+  }
+  const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, ms]) => `${((ms / total) * 100).toFixed(1).padStart(5)}%  ${k}`);
+  return `total ${Math.round(total)} ms sampled\n\nself time by owner:\n${rows(pkg).join('\n')}\n\nself time by function:\n${rows(fn).join('\n')}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(summarise(process.argv[2]!, Number(process.argv[3] ?? 25)));
