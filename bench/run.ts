@@ -1,113 +1,75 @@
 // npm run bench: our server (SQLite, or PostgreSQL with --postgres) and the peer, oidc-provider,
-// measured with the same autocannon settings, alternating; prints a table and writes
-// bench/results.json. Speed lives here, never in the tests.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// each in its own process, measured with the same autocannon settings, alternating; prints a
+// table and writes bench/results.json. Speed lives here, never in the tests.
+//   --only a,b   run just those scenarios      --profile   write our server's CPU profile
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { verifyThroughApi } from '../tests/e2e/support/api';
-import { freePort, startServerProcess } from '../tests/support/server-process';
+import { buildServer } from '../scripts/build-server.mjs';
+import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
-import { basic, form, scenario, tokenPool, type Row } from './load';
+import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
+import { CONNECTIONS, SECONDS, type Row } from './load';
+import { oidcScenarios, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
+import { rssMb, rssSampler, withCpu } from './process-stats';
+import { CALLBACK, seed } from './seed';
 
 const postgres = process.argv.includes('--postgres');
 if (postgres) process.env.TEST_DATABASE = 'postgres';
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-// --only a,b runs just those scenarios; --profile writes the server's CPU profile to bench/profiles.
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : undefined;
-const wanted = (name: string) => !only || only.has(name);
+const wanted = ([name]: [string, unknown]) => !only || only.has(name);
 const profileDir = process.argv.includes('--profile') ? path.join(import.meta.dirname, 'profiles') : undefined;
-const callback = 'http://127.0.0.1:9/callback';
-// oidc-provider's in-memory adapter keeps 1,000 entries (LRU): a code and its grant are two.
-const CODES = 400;
 
-async function json(base: string, method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${base}${url}`, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  return response.json() as Promise<Record<string, any>>;
-}
-
+// Production mode: the compiled server, as `npm start` runs it.
+const bundle = await buildServer();
 const database = await createTestDatabase();
-const dataDir = database.dataDir;
-const ours = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }, undefined, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
-const peer = await startPeer(await freePort());
-const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${ours.child.pid}/status`, 'utf8'))![1]) / 1024);
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss())), 200);
+const ours = await startServerProcess(
+  { NODE_ENV: 'production', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
+  undefined,
+  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  bundle,
+);
+const peer = await startPeer();
+const rss = rssSampler(ours.child.pid!);
+const seeded = await seed(ours.url, database.dataDir, CONNECTIONS);
+const idleRss = rssMb(ours.child.pid!);
 
-// Seed through the public API: an administrator, a verified user, a service.
-const admin = { name: 'Bench Admin', email: 'admin@bench.test', password: 'Bench-admin1' };
-const user = { name: 'Bench User', email: 'user@bench.test', password: 'Bench-user12' };
-for (const person of [admin, user]) {
-  await json(ours.url, 'POST', '/api/v1/register', { full_name: person.name, email: person.email, password: person.password });
-  await verifyThroughApi(person, ours.url, path.join(dataDir, 'outbox'));
-}
-const adminToken = (await json(ours.url, 'POST', '/api/v1/auth/login', { email: admin.email, password: admin.password })).access;
-const service = (await json(ours.url, 'POST', '/api/v1/admin/api-services', { name: 'Bench', description: 'b', redirect_uris: [callback], scopes: ['openid', 'email', 'profile', 'offline_access'], grant_types: ['authorization_code', 'refresh_token'] }, adminToken)).credentials;
-const logins = await Promise.all(Array.from({ length: CONNECTIONS }, () => json(ours.url, 'POST', '/api/v1/auth/login', { email: user.email, password: user.password })));
-const userToken = logins[0]!.access as string;
-const idleRss = rss();
-
-const ourCode = () => json(ours.url, 'POST', '/api/v1/oauth/code', { client_id: service.client_id, redirect_uri: callback, response_type: 'code', scope: 'openid email profile offline_access' }, userToken).then((r) => r.code as string);
-const exchange = (base: string, tokenPath: string, id: string, secret: string, code: string) =>
-  fetch(`${base}${tokenPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(id, secret) }, body: form({ grant_type: 'authorization_code', code, redirect_uri: id === PEER_CLIENT.client_id ? PEER_CLIENT.redirect_uri : callback }) }).then((r) => r.json() as Promise<Record<string, string>>);
-
-const sides = {
-  ours: { base: ours.url, token: '/api/v1/oauth/token', userinfo: '/api/v1/oauth/userinfo', jwks: '/.well-known/jwks.json', id: service.client_id as string, secret: service.client_secret as string, mint: ourCode },
-  peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, mint: peer.mintCode },
+const sides: { ours: Side; peer: Side } = {
+  ours: { base: ours.url, token: '/api/v1/oauth/token', userinfo: '/api/v1/oauth/userinfo', jwks: '/.well-known/jwks.json', id: seeded.service.client_id, secret: seeded.service.client_secret, redirectUri: CALLBACK, mintCodes: seeded.mintCodes },
+  peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
 };
 
-type Side = (typeof sides)['ours'];
-const oidcScenarios: Array<[string, (side: Side) => Promise<Row>]> = [
-  ['discovery', (s) => scenario('discovery', s.base, () => ({ path: '/.well-known/openid-configuration' }))],
-  ['jwks', (s) => scenario('jwks', s.base, () => ({ path: s.jwks }))],
-  ['userinfo', async (s) => {
-    const tokens = await exchange(s.base, s.token, s.id, s.secret, await s.mint());
-    return scenario('userinfo', s.base, () => ({ path: s.userinfo, headers: { authorization: `Bearer ${tokens.access_token}` } }));
-  }],
-  ['refresh_token grant', async (s) => {
-    const chains = await Promise.all(Array.from({ length: CONNECTIONS }, async () => (await exchange(s.base, s.token, s.id, s.secret, await s.mint())).refresh_token!));
-    const pool = tokenPool(chains, (body) => body.refresh_token!);
-    return scenario('refresh_token grant', s.base, () => {
-      const token = pool.take();
-      return token ? { method: 'POST', path: s.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(s.id, s.secret) }, body: form({ grant_type: 'refresh_token', refresh_token: token }) } : null;
-    }, pool.give);
-  }],
-  ['code exchange', async (s) => {
-    const codes: string[] = [];
-    for (let i = 0; i < CODES; i++) codes.push(await s.mint());
-    return scenario('code exchange', s.base, () => {
-      const code = codes.shift();
-      return code ? { method: 'POST', path: s.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(s.id, s.secret) }, body: form({ grant_type: 'authorization_code', code, redirect_uri: s.id === PEER_CLIENT.client_id ? PEER_CLIENT.redirect_uri : callback }) } : null;
-    }, undefined, CODES);
-  }],
-];
+type Measured = Row & { cpu: number };
+const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured> => {
+  const { result, cpu } = await withCpu(pid, work);
+  return { ...result, cpu };
+};
 
-const table: Array<{ scenario: string; ours: Row; peer?: Row }> = [];
-for (const [name, run] of oidcScenarios.filter(([name]) => wanted(name))) {
+const table: Array<{ scenario: string; ours: Measured; peer?: Measured }> = [];
+for (const [name, run] of oidcScenarios.filter(wanted)) {
   // Alternate, so machine noise hits both.
-  const oursRow = await run(sides.ours);
-  const peerRow = await run(sides.peer);
+  const oursRow = await measured(ours.child.pid!, () => run(sides.ours));
+  const peerRow = await measured(peer.pid, () => run(sides.peer));
   table.push({ scenario: name, ours: oursRow, peer: peerRow });
 }
-
-const refreshPool = tokenPool(logins.map((l) => l.refresh as string), (body) => body.refresh!);
-if (wanted('first-party refresh')) table.push({ scenario: 'first-party refresh', ours: await scenario('first-party refresh', ours.url, () => {
-  const token = refreshPool.take();
-  return token ? { method: 'POST', path: '/api/v1/auth/refresh', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' } : null;
-}, refreshPool.give) });
-if (wanted('profile GET')) table.push({ scenario: 'profile GET', ours: await scenario('profile GET', ours.url, () => ({ path: '/api/v1/auth/profile', headers: { authorization: `Bearer ${userToken}` } })) });
-if (wanted('password login')) table.push({ scenario: 'password login', ours: await scenario('password login', ours.url, () => ({ method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) })) });
-
-clearInterval(sampler);
-const cell = (row?: Row) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)}` : '      -    -     -      -');
-console.log(`\nHome Guard benchmark — ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections\n`);
-console.log(`${'scenario'.padEnd(22)} ${'ours req/s  p50   p99 non2xx'.padEnd(28)} | ${'peer req/s  p50   p99 non2xx'.padEnd(28)} | ratio`);
-for (const { scenario: name, ours: o, peer: p } of table) {
-  console.log(`${name.padEnd(22)} ${cell(o)}   | ${cell(p)}   | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
+for (const [, run] of firstPartyScenarios(ours.url, seeded).filter(wanted)) {
+  const { result: rows, cpu } = await withCpu(ours.child.pid!, run);
+  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, cpu } });
 }
-console.log(`\nserver RSS: ${idleRss} MB idle, ${peakRss} MB peak`);
-writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, rss: { idle: idleRss, peak: peakRss }, table }, null, 2)}\n`);
+const argon2 = !only || only.has('password login') ? await bareArgon2Rate() : undefined;
+rss.stop();
+
+const cell = (row?: Measured) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)} ${String(row.cpu).padStart(4)}` : `${'-'.padStart(7)} ${'-'.padStart(4)} ${'-'.padStart(5)} ${'-'.padStart(6)} ${'-'.padStart(4)}`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each`);
+console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, % of one core\n');
+console.log(`${'scenario'.padEnd(26)} ${'ours  req/s  p50   p99 non2xx  cpu'} | ${'peer  req/s  p50   p99 non2xx  cpu'} | ratio`);
+for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
+const login = table.find((row) => row.scenario === 'password login')?.ours;
+if (argon2 && login) console.log(`\nbare argon2id (m=19456, t=2, p=1) on ${os.availableParallelism()} cores: ${argon2} hashes/s; password login reaches ${Math.round((login.rps / argon2) * 100)}% of it`);
+console.log(`server RSS: ${idleRss} MB idle, ${rss.peak()} MB peak`);
+writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: argon2, table }, null, 2)}\n`);
 
 await ours.stop();
 await peer.close();

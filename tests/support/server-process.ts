@@ -25,10 +25,10 @@ export type ServerProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Runs a TypeScript entry point of the repo (as `npm start` / `npm run admin` do) and collects its output. */
+/** Runs an entry point of the repo (TypeScript through tsx, or a compiled .js) and collects its output. */
 export function runTs(entry: string, args: string[], env: Record<string, string>, stdin?: string, nodeArgs: string[] = []) {
   // tsx as a loader in one process (its CLI forks a child that a SIGKILL would orphan).
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -39,10 +39,10 @@ export function runTs(entry: string, args: string[], env: Record<string, string>
 }
 
 /** Starts the real server (server/main.ts) as its own process and waits until it answers. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 90_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 90_000, nodeArgs: string[] = [], entry = 'server/main.ts'): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const run = runTs('server/main.ts', [], { HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', ...env, PORT: String(port) }, undefined, nodeArgs);
+  const run = runTs(entry, [], { HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', ...env, PORT: String(port) }, undefined, nodeArgs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (run.child.exitCode !== null) throw new Error(`server exited early (${run.child.exitCode}): ${run.stderr()}${run.stdout()}`);

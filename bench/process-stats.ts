@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100;
+
+/** Resident memory of a process in MB. */
+export function rssMb(pid: number): number {
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+}
+
+/** CPU seconds a process has used so far (user + system, all its threads). */
+function cpuSeconds(pid: number): number {
+  // Fields after the command name, which sits in parentheses and may contain spaces.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** Measures the CPU a process uses while `work` runs, in percent of one core. */
+export async function withCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number }> {
+  const [cpuBefore, startedAt] = [cpuSeconds(pid), performance.now()];
+  const result = await work();
+  const seconds = (performance.now() - startedAt) / 1000;
+  return { result, cpu: Math.round(((cpuSeconds(pid) - cpuBefore) / seconds) * 100) };
+}
+
+/** Samples a process's RSS every 200 ms and keeps the peak. */
+export function rssSampler(pid: number) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200);
+  return { peak: () => peak, stop: () => clearInterval(timer) };
+}
