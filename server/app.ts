@@ -53,6 +53,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
 
   const services = await createServices(config, options.db, app.log, options);
   app.decorate('services', services);
+  // What is batched in memory is written once requests are done; whoever opened the database
+  // closes it after app.close() resolves.
+  app.addHook('onClose', async () => services.lastActive.close());
 
   installSecurityHeaders(app);
   if (config.metrics) installMetrics(app);

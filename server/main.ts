@@ -1,13 +1,23 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, insecureSettings, loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
 import { ensurePwaBuilt } from './http/pwa-build';
+import { lowerBackgroundThreads } from './operations/thread-priority';
 
 const SHUTDOWN_DRAIN_MS = 1_000;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The checkout this file runs from: server/main.ts from source, build/server/main.js compiled. */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return from;
+  }
+}
+
+const repoRoot = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 function readConfig(): Config {
   try {
@@ -28,7 +38,6 @@ async function main(): Promise<void> {
   const { db, dialect, location } = openDatabase(config);
   await migrateToLatest(db);
   const app = await buildApp(config, { db });
-  app.addHook('onClose', async () => db.destroy());
   for (const warning of insecureSettings(config)) app.log.warn(warning);
   app.log.info({ dialect, database: location }, 'database ready');
 
@@ -41,12 +50,14 @@ async function main(): Promise<void> {
     // requests already on their way (queued on a connection, waiting for a hash) are answered.
     app.services.lifecycle.draining = true;
     setTimeout(() => {
-      app.close().then(() => process.exit(0), () => process.exit(1));
+      app.close().then(() => db.destroy()).then(() => process.exit(0), () => process.exit(1));
     }, SHUTDOWN_DRAIN_MS);
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
+  const lowered = await lowerBackgroundThreads();
+  app.log.info({ threads: lowered }, 'background threads lowered below the event loop');
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Home Guard is serving ${config.publicUrl}`);
 }

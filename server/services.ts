@@ -21,6 +21,7 @@ import { Authorization } from './oauth/authorization';
 import { clientAuthThrottle } from './oauth/client-throttle';
 import { EndSession } from './oauth/end-session';
 import { IdTokenHints } from './oauth/id-token-hints';
+import { LastActiveBatch } from './oauth/last-active-batch';
 import { ServiceSessionsRepository } from './oauth/service-sessions-repository';
 import { TokenEndpoint } from './oauth/token-endpoint';
 import { TokenIntrospection } from './oauth/token-introspection';
@@ -69,12 +70,13 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const apiServices = new ApiServicesService(apiServicesRepository, clock);
   const serviceSessions = new ServiceSessionsRepository(db);
   const hints = new IdTokenHints(keys, config.publicUrl);
+  const lastActive = new LastActiveBatch((entries) => serviceSessions.touchMany(entries));
   const tokenIssuer = new TokenIssuer(keys, config.publicUrl, config.accessTokenTtl, clock);
   const oauth = {
     services: apiServicesRepository,
     authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, config.publicUrl, clock),
     tokens: new TokenEndpoint(serviceSessions, users, userSessionsRepository, tokenIssuer, config.refreshTokenTtl, clock),
-    introspection: new TokenIntrospection(serviceSessions, apiServicesRepository, users, clock),
+    introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
@@ -91,5 +93,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false } };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive };
 }

@@ -1,11 +1,30 @@
+import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id baseline; the async calls run on libuv's thread pool, off the event loop.
 // algorithm 2 is Argon2id (a const enum that isolated modules cannot import).
 const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+// One hash per core at a time. More would only queue inside the thread pool, where they would
+// hold every thread and make a token signature or a file read wait behind 40 ms hashes.
+const HASHING_SLOTS = os.availableParallelism();
+let hashing = 0;
+const waiting: Array<() => void> = [];
+
+async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing >= HASHING_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else hashing += 1;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else hashing -= 1;
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2);
+  return inHashingSlot(() => hash(password, ARGON2));
 }
 
 // Verified against when the email is unknown, so both failures cost the same time.
@@ -15,8 +34,14 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
   if (!storedHash) {
     dummyHash ??= hashPassword('home-guard timing equaliser');
-    await verify(await dummyHash, password).catch(() => false);
+    const dummy = await dummyHash;
+    await inHashingSlot(() => verify(dummy, password)).catch(() => false);
     return false;
   }
-  return verify(storedHash, password).catch(() => false);
+  return inHashingSlot(() => verify(storedHash, password)).catch(() => false);
 }
+
+/** How many hashes run at once at most (for tests and the benchmark). */
+export const hashingSlots = () => HASHING_SLOTS;
+/** How many hashes are running right now. */
+export const hashesRunning = () => hashing;

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
 import { withStatementCache } from './statement-cache';
+import { startWalCheckpointer } from './wal-checkpointer';
 import type { DB } from './schema';
 
 export type Database = Kysely<DB>;
@@ -19,6 +20,8 @@ const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
+
+const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): OpenedDatabase {
@@ -38,7 +41,10 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', location: file };
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startWalCheckpointer(file, () => sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`));
+  const database = withStatementCache(sqlite, () => checkpointer.stop());
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite', location: file };
 }
 
 /** Runs every pending migration; safe when several replicas start at once (Kysely locks). */

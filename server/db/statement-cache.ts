@@ -6,10 +6,13 @@ import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
  * The same SQL text always gets the same prepared statement back (bounded, oldest out first).
  * Safe because Kysely's SQLite driver runs one query at a time and never streams here.
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database, size = 256): KyselySqliteDatabase {
+export function withStatementCache(sqlite: SqliteDatabase.Database, beforeClose: () => void, size = 256): KyselySqliteDatabase {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
-    close: () => void sqlite.close(),
+    close: () => {
+      beforeClose();
+      sqlite.close();
+    },
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {

@@ -6,6 +6,14 @@ export type CodeRow = Selectable<OauthCodesTable>;
 export type ServiceSessionRow = Selectable<ServiceSessionsTable>;
 export type ServiceTokenRow = Selectable<ServiceTokensTable>;
 
+export type TokenInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepository['findTokenInContext']>>>;
+
+/** The user behind a token in context, or undefined when the account was deleted. */
+export function userOfToken(token: TokenInContext) {
+  if (token.email === null) return undefined;
+  return { id: token.user_id, email: token.email, email_verified: token.email_verified!, full_name: token.full_name!, profile_picture: token.profile_picture };
+}
+
 /** Codes, service sessions and their tokens: the OIDC provider's state, all in the database. */
 export class ServiceSessionsRepository {
   constructor(private readonly db: Database) {}
@@ -37,6 +45,33 @@ export class ServiceSessionsRepository {
     return this.db.selectFrom('service_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   }
 
+  /**
+   * A token with what decides whether it still works (its session, its service) and the user's
+   * claims, in one query: userinfo is the hottest OIDC call.
+   */
+  findTokenInContext(tokenHash: string) {
+    return this.db
+      .selectFrom('service_tokens')
+      .innerJoin('service_sessions', 'service_sessions.id', 'service_tokens.service_session_id')
+      .innerJoin('api_services', 'api_services.id', 'service_sessions.service_id')
+      .leftJoin('users', 'users.id', 'service_sessions.user_id')
+      .selectAll('service_tokens')
+      .select([
+        'service_sessions.user_id',
+        'service_sessions.service_id',
+        'service_sessions.revoked_at as session_revoked_at',
+        'service_sessions.expires_at as session_expires_at',
+        'service_sessions.auth_time',
+        'api_services.is_active as service_is_active',
+        'users.email',
+        'users.email_verified',
+        'users.full_name',
+        'users.profile_picture',
+      ])
+      .where('service_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
   findSession(id: string): Promise<ServiceSessionRow | undefined> {
     return this.db.selectFrom('service_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -61,8 +96,11 @@ export class ServiceSessionsRepository {
     await this.db.deleteFrom('service_tokens').where('token_hash', '=', tokenHash).execute();
   }
 
-  async touch(id: string, now: number): Promise<void> {
-    await this.db.updateTable('service_sessions').set({ last_active: now }).where('id', '=', id).execute();
+  /** Moves sessions' last activity forward (never back: a batch may arrive after a rotation). */
+  async touchMany(entries: Array<[id: string, at: number]>): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      for (const [id, at] of entries) await tx.updateTable('service_sessions').set({ last_active: at }).where('id', '=', id).where('last_active', '<', at).execute();
+    });
   }
 
   async consentedScopes(userId: string, serviceId: string): Promise<string[]> {

@@ -7,7 +7,7 @@ import { checkGrantType } from './checks/check-grant-type';
 import { checkPkceVerifier } from './checks/check-pkce';
 import { checkScopeWithin } from './checks/check-scope';
 import { OAuthError } from './oauth-error';
-import type { ServiceSessionsRepository } from './service-sessions-repository';
+import { userOfToken, type ServiceSessionsRepository } from './service-sessions-repository';
 import type { TokenIssuer } from './token-issuer';
 
 export type TokenRequest = {
@@ -82,26 +82,26 @@ export class TokenEndpoint {
     if (!request.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
     const now = this.clock();
     const tokenHash = hashToken(request.refresh_token);
-    const token = await this.serviceSessions.findToken(tokenHash);
-    const session = token?.kind === 'refresh' ? await this.serviceSessions.findSession(token.service_session_id) : undefined;
-    if (!token || !session || session.service_id !== service.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid');
+    const token = await this.serviceSessions.findTokenInContext(tokenHash);
+    if (!token || token.kind !== 'refresh' || token.service_id !== service.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid');
+    const sessionId = token.service_session_id;
     if (token.used_at !== null) {
       // Service refresh tokens rotate without grace: a second use means a copy exists.
-      await this.serviceSessions.revokeSession(session.id, now);
+      await this.serviceSessions.revokeSession(sessionId, now);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
-    if (session.revoked_at !== null || session.expires_at <= now || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
-    const user = await this.users.findById(session.user_id);
+    if (token.session_revoked_at !== null || token.session_expires_at <= now || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
+    const user = userOfToken(token);
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
 
     const scopes = checkScopeWithin(token.scope.split(' '), request.scope);
     const expiresAt = now + this.refreshTokenTtlSeconds * 1000;
-    const tokens = this.issuer.opaqueTokens(session.id, scopes, true, expiresAt);
-    if (!(await this.serviceSessions.rotate(tokenHash, session.id, now, expiresAt, tokens.rows))) {
-      await this.serviceSessions.revokeSession(session.id, now);
+    const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt);
+    if (!(await this.serviceSessions.rotate(tokenHash, sessionId, now, expiresAt, tokens.rows))) {
+      await this.serviceSessions.revokeSession(sessionId, now);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
-    const idToken = await this.issuer.idToken({ service, user, sessionId: session.id, authTime: session.auth_time, nonce: null, accessToken: tokens.access, scopes });
+    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, nonce: null, accessToken: tokens.access, scopes });
     return this.response(tokens.access, tokens.refresh, idToken, scopes);
   }
 

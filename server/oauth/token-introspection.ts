@@ -1,11 +1,11 @@
-import type { ApiServiceRow, ApiServicesRepository } from '../api-services/api-services-repository';
-import type { UsersRepository } from '../accounts/users-repository';
+import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { hashToken } from '../sessions/tokens';
 import { OAuthError } from './oauth-error';
-import type { ServiceSessionsRepository, ServiceTokenRow } from './service-sessions-repository';
+import type { LastActiveBatch } from './last-active-batch';
+import { userOfToken, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
 import { claimsFor } from './token-issuer';
 
-export type LiveToken = { token: ServiceTokenRow; service: ApiServiceRow; userId: string; scopes: string[] };
+export type LiveToken = TokenInContext & { scopes: string[] };
 
 const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 
@@ -13,45 +13,41 @@ const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 export class TokenIntrospection {
   constructor(
     private readonly serviceSessions: ServiceSessionsRepository,
-    private readonly services: ApiServicesRepository,
-    private readonly users: UsersRepository,
+    private readonly lastActive: LastActiveBatch,
     private readonly clock: () => number,
   ) {}
 
   /** A token that still works: unexpired, unused (refresh), its session live and its service enabled. */
   async live(token: string): Promise<LiveToken | undefined> {
     const now = this.clock();
-    const row = await this.serviceSessions.findToken(hashToken(token));
+    const row = await this.serviceSessions.findTokenInContext(hashToken(token));
     if (!row || row.expires_at <= now || row.used_at !== null) return undefined;
-    const session = await this.serviceSessions.findSession(row.service_session_id);
-    if (!session || session.revoked_at !== null || session.expires_at <= now) return undefined;
-    const service = await this.services.findById(session.service_id);
-    if (!service || service.is_active !== 1) return undefined;
-    return { token: row, service, userId: session.user_id, scopes: row.scope.split(' ') };
+    if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1) return undefined;
+    return { ...row, scopes: row.scope.split(' ') };
   }
 
   /** Userinfo: the claims the access token's scopes allow. */
   async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
     if (!accessToken) throw new OAuthError('invalid_token', 'An access token is required', 401, undefined, { 'WWW-Authenticate': 'Bearer' });
     const live = await this.live(accessToken);
-    const user = live?.token.kind === 'access' ? await this.users.findById(live.userId) : undefined;
+    const user = live?.kind === 'access' ? userOfToken(live) : undefined;
     if (!live || !user) throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401, undefined, INVALID_TOKEN);
-    await this.serviceSessions.touch(live.token.service_session_id, this.clock());
+    this.lastActive.record(live.service_session_id, this.clock());
     return claimsFor(user, live.scopes);
   }
 
   /** RFC 7662: only the client a token was issued to learns anything about it. */
   async introspect(client: ApiServiceRow, token: string | undefined): Promise<Record<string, unknown>> {
     const live = token ? await this.live(token) : undefined;
-    if (!live || live.service.id !== client.id) return { active: false };
+    if (!live || live.service_id !== client.id) return { active: false };
     return {
       active: true,
-      sub: live.userId,
+      sub: live.user_id,
       client_id: client.client_id,
       scope: live.scopes.join(' '),
-      exp: Math.floor(live.token.expires_at / 1000),
-      iat: Math.floor(live.token.created_at / 1000),
-      token_type: live.token.kind === 'access' ? 'Bearer' : 'refresh_token',
+      exp: Math.floor(live.expires_at / 1000),
+      iat: Math.floor(live.created_at / 1000),
+      token_type: live.kind === 'access' ? 'Bearer' : 'refresh_token',
     };
   }
 

@@ -11,8 +11,11 @@ export type IssuedTokens = {
   rows: Array<{ token_hash: string; kind: 'access' | 'refresh'; scope: string; service_session_id: string; created_at: number; expires_at: number; used_at: null }>;
 };
 
+/** What a service may learn about a user. */
+export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture'>;
+
 /** Claims a service may read about a user, by scope (OIDC Core §5.4). */
-export function claimsFor(user: UserRow, scopes: string[]): Record<string, unknown> {
+export function claimsFor(user: ClaimsUser, scopes: string[]): Record<string, unknown> {
   const claims: Record<string, unknown> = { sub: user.id };
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
   if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, picture: user.profile_picture ?? undefined });
@@ -41,7 +44,7 @@ export class TokenIssuer {
     return { access, refresh, rows };
   }
 
-  async idToken(input: { service: ApiServiceRow; user: UserRow; sessionId: string; authTime: number; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
+  async idToken(input: { service: ApiServiceRow; user: ClaimsUser; sessionId: string; authTime: number; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
     const alg = (input.service.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256') satisfies SigningAlg;
     const { kid, key } = await this.keys.signingKey(alg);
     const now = Math.floor(this.clock() / 1000);

@@ -198,6 +198,16 @@ describe('userinfo and sign-in freshness', () => {
     expect(get.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it("userinfo moves the service session's last activity, written in a batch", async () => {
+    const issued = await exchange((await code()).body.code);
+    const session = () => f.t.db.selectFrom('service_sessions').select(['id', 'last_active']).orderBy('issued_at', 'desc').executeTakeFirstOrThrow();
+    const before = await session();
+    f.t.advance(5_000);
+    expect((await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token}` } })).status).toBe(200);
+    await f.t.app.services.lastActive.flush();
+    expect(await session()).toEqual({ id: before.id, last_active: before.last_active + 5_000 });
+  });
+
   it('max_age: an older sign-in must sign in again (told to the service only with prompt=none)', async () => {
     f.t.advance(120_000);
     const stale = await code({ max_age: '60' });

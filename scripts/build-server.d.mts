@@ -1,0 +1,3 @@
+export declare const root: string;
+export declare const serverBundle: string;
+export declare function buildServer(): Promise<string>;

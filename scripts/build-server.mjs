@@ -1,0 +1,26 @@
+// Compiles the server into one ES module (dependencies stay in node_modules): `npm start` runs
+// it with plain Node. Running through tsx cost 55 MB of resident memory (188 MB idle against
+// 133 MB) for a transpiler a production process does not need.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const serverBundle = path.join(root, 'build', 'server', 'main.js');
+
+export async function buildServer() {
+  await build({
+    entryPoints: [path.join(root, 'server', 'main.ts')],
+    outfile: serverBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  return serverBundle;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
