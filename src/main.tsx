@@ -1,13 +1,13 @@
-import '@mantine/core/styles.css';
+import './app/styles';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { theme } from './app/theme';
+import { cssVariablesResolver, theme } from './app/theme';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <App />
     </MantineProvider>
   </StrictMode>,

@@ -2,10 +2,13 @@ import { Avatar, type AvatarProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { UserIcon } from './icons';
 
-/** The profile picture, or the default user icon when there is none. */
-export function AccountAvatar({ src, name, children, ...props }: AvatarProps & { src: string | null | undefined; name: string; children?: ReactNode }) {
+/**
+ * The profile picture, or the default user icon when there is none. `decorative` when the name is
+ * written right beside it: the picture then has an empty alt, so screen readers do not say it twice.
+ */
+export function AccountAvatar({ src, name, decorative, children, ...props }: AvatarProps & { src: string | null | undefined; name: string; decorative?: boolean; children?: ReactNode }) {
   return (
-    <Avatar src={src ?? null} alt={name} color="blue" {...props}>
+    <Avatar src={src ?? null} alt={decorative ? '' : name} color="blue" {...props}>
       {children ?? <UserIcon size={18} />}
     </Avatar>
   );

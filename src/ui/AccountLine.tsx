@@ -5,7 +5,7 @@ import { AccountAvatar } from './AccountAvatar';
 export function AccountLine({ label, email, picture, size }: { label: string; email: string; picture: string | null | undefined; size?: number }) {
   return (
     <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-      <AccountAvatar src={picture} name={label} radius="xl" {...(size ? { size } : {})} />
+      <AccountAvatar src={picture} name={label} decorative radius="xl" {...(size ? { size } : {})} />
       <div style={{ minWidth: 0 }}>
         <Text fw={600} truncate>
           {label}

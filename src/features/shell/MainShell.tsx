@@ -17,7 +17,7 @@ function AccountMenu() {
       <Menu.Target>
         <UnstyledButton aria-label="Account menu">
           <Group gap="xs" wrap="nowrap">
-            <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} radius="xl" size={34} />
+            <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} decorative radius="xl" size={34} />
             <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
               {name}
             </Text>
