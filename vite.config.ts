@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { precompress } from './scripts/vite-precompress-plugin';
 
 // The web manifest lives in one file at the top of the repo; the PWA plugin emits it.
 const manifest = JSON.parse(readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8')) as Partial<ManifestOptions>;
@@ -24,6 +25,7 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
     }),
+    precompress(),
   ],
   build: { target: 'es2022', sourcemap: false },
   server: { proxy: { '/api': 'http://localhost:8080', '/avatars': 'http://localhost:8080', '/.well-known': 'http://localhost:8080' } },

@@ -8,7 +8,8 @@ import { AppError } from '../errors';
 const ALWAYS_REVALIDATE = new Set(['index.html', 'sw.js', 'manifest.webmanifest', 'registerSW.js']);
 
 function cacheControlFor(filePath: string): string {
-  const name = path.basename(filePath);
+  // A precompressed variant (index.html.br) is cached as the file it stands for.
+  const name = path.basename(filePath).replace(/\.(br|gz)$/, '');
   if (ALWAYS_REVALIDATE.has(name)) return 'no-cache';
   // Vite puts content-hashed files in assets/.
   if (filePath.split(path.sep).includes('assets')) return 'public, max-age=31536000, immutable';
@@ -26,6 +27,8 @@ export async function installStaticFiles(app: FastifyInstance, staticDir: string
   if (hasPwa) {
     await app.register(fastifyStatic, {
       root: staticDir,
+      // The build writes .br and .gz beside each text file (scripts/vite-precompress-plugin.ts).
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => reply.header('Cache-Control', cacheControlFor(filePath)),
     });

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -14,6 +15,12 @@ beforeAll(async () => {
   writeFileSync(path.join(staticDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   writeFileSync(path.join(staticDir, 'assets', 'index-3f2a1b.js'), 'console.log(1)');
   writeFileSync(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Home Guard"}');
+  // As the build leaves them: compressed twins beside the files.
+  for (const file of ['index.html', 'sw.js', path.join('assets', 'index-3f2a1b.js')]) {
+    const body = readFileSync(path.join(staticDir, file));
+    writeFileSync(path.join(staticDir, `${file}.br`), brotliCompressSync(body));
+    writeFileSync(path.join(staticDir, `${file}.gz`), gzipSync(body));
+  }
   t = await startTestApp({ STATIC_DIR: staticDir });
 });
 afterAll(async () => {
@@ -30,6 +37,21 @@ describe('serving the PWA', () => {
     expect((await t.app.inject({ url: '/sw.js' })).headers['cache-control']).toBe('no-cache');
     expect((await t.app.inject({ url: '/manifest.webmanifest' })).headers['cache-control']).toBe('no-cache');
     expect((await t.app.inject({ url: '/assets/index-3f2a1b.js' })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the precompressed twin a browser accepts, cached exactly as the file itself', async () => {
+    const expected: Record<string, string> = { '/': 'no-cache', '/sw.js': 'no-cache', '/auth/login': 'no-cache', '/assets/index-3f2a1b.js': 'public, max-age=31536000, immutable' };
+    for (const [url, cacheControl] of Object.entries(expected)) {
+      const answer = await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(answer.headers['content-encoding'], url).toBe('br');
+      expect(answer.headers['cache-control'], url).toBe(cacheControl);
+      expect(answer.headers.vary, url).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(answer.rawPayload).length, url).toBeGreaterThan(0);
+    }
+    expect((await t.app.inject({ url: '/sw.js', headers: { 'accept-encoding': 'gzip' } })).headers['content-encoding']).toBe('gzip');
+    const plain = await t.app.inject({ url: '/sw.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('addEventListener');
   });
 
   it('falls back to index.html for unknown page paths so the app shows its own 404', async () => {
