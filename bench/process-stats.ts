@@ -22,9 +22,22 @@ export async function withCpu<T>(pid: number, work: () => Promise<T>): Promise<{
   return { result, cpu: Math.round(((cpuSeconds(pid) - cpuBefore) / seconds) * 100) };
 }
 
-/** Samples a process's RSS every 200 ms and keeps the peak. */
+/** Samples a process's RSS every 100 ms: the peak over the whole run, and since the last `stage()`. */
 export function rssSampler(pid: number) {
   let peak = rssMb(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200);
-  return { peak: () => peak, stop: () => clearInterval(timer) };
+  let stagePeak = peak;
+  const timer = setInterval(() => {
+    const now = rssMb(pid);
+    peak = Math.max(peak, now);
+    stagePeak = Math.max(stagePeak, now);
+  }, 100);
+  return {
+    peak: () => peak,
+    stage: () => {
+      const value = stagePeak;
+      stagePeak = rssMb(pid);
+      return value;
+    },
+    stop: () => clearInterval(timer),
+  };
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer } from '../scripts/build-server.mjs';
+import { buildServer, SERVER_NODE_FLAGS } from '../scripts/build-server.mjs';
 import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
@@ -28,23 +28,24 @@ const database = await createTestDatabase();
 const ours = await startServerProcess(
   { NODE_ENV: 'production', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
   undefined,
-  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   bundle,
 );
 const peer = await startPeer();
 const rss = rssSampler(ours.child.pid!);
 const seeded = await seed(ours.url, database.dataDir, CONNECTIONS);
 const idleRss = rssMb(ours.child.pid!);
+rss.stage();
 
 const sides: { ours: Side; peer: Side } = {
   ours: { base: ours.url, token: '/api/v1/oauth/token', userinfo: '/api/v1/oauth/userinfo', jwks: '/.well-known/jwks.json', id: seeded.service.client_id, secret: seeded.service.client_secret, redirectUri: CALLBACK, mintCodes: seeded.mintCodes },
   peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
 };
 
-type Measured = Row & { cpu: number };
+type Measured = Row & { cpu: number; rss?: number };
 const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured> => {
   const { result, cpu } = await withCpu(pid, work);
-  return { ...result, cpu };
+  return { ...result, cpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
 };
 
 const table: Array<{ scenario: string; ours: Measured; peer?: Measured }> = [];
@@ -56,16 +57,18 @@ for (const [name, run] of oidcScenarios.filter(wanted)) {
 }
 for (const [, run] of firstPartyScenarios(ours.url, seeded).filter(wanted)) {
   const { result: rows, cpu } = await withCpu(ours.child.pid!, run);
-  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, cpu } });
+  const peak = rss.stage();
+  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, cpu, rss: peak } });
 }
 const argon2 = !only || only.has('password login') ? await bareArgon2Rate() : undefined;
 rss.stop();
 
 const cell = (row?: Measured) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)} ${String(row.cpu).padStart(4)}` : `${'-'.padStart(7)} ${'-'.padStart(4)} ${'-'.padStart(5)} ${'-'.padStart(6)} ${'-'.padStart(4)}`);
+const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
 console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each`);
-console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, % of one core\n');
-console.log(`${'scenario'.padEnd(26)} ${'ours  req/s  p50   p99 non2xx  cpu'} | ${'peer  req/s  p50   p99 non2xx  cpu'} | ratio`);
-for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
+console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, % of one core; rss = our peak MB\n');
+console.log(`${'scenario'.padEnd(26)} ${'ours  req/s  p50   p99 non2xx  cpu  rss'} | ${'peer  req/s  p50   p99 non2xx  cpu'} | ratio`);
+for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
 const login = table.find((row) => row.scenario === 'password login')?.ours;
 if (argon2 && login) console.log(`\nbare argon2id (m=19456, t=2, p=1) on ${os.availableParallelism()} cores: ${argon2} hashes/s; password login reaches ${Math.round((login.rps / argon2) * 100)}% of it`);
 console.log(`server RSS: ${idleRss} MB idle, ${rss.peak()} MB peak`);

@@ -1,5 +1,8 @@
-import sharp from 'sharp';
 import { AppError } from '../errors';
+
+// libvips costs 19 MB of resident memory from the moment it loads: only once a picture comes.
+let loadedSharp: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => (await (loadedSharp ??= import('sharp'))).default;
 
 /** Formats accepted as pictures. SVG is refused: it is a document that can carry scripts. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
@@ -12,6 +15,7 @@ export const AVATAR_SIZE = 512;
  * and with every piece of metadata (EXIF, GPS, ICC comments) left behind.
  */
 export async function normaliseAvatar(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
+  const sharp = await loadSharp();
   try {
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
     const { format } = await image.metadata();

@@ -18,7 +18,8 @@ const USAGE = `Usage:
   npm run admin -- rotate-keys
   npm run admin -- backup --to FILE
 
-rotate-keys starts new signing keys; the old ones stay published until the tokens they
+rotate-keys publishes new signing keys at once and signs with them six minutes later, when
+every cached copy of the key set has them; the old ones stay published until the tokens they
 signed have expired (ACCESS_TOKEN_TTL plus a day), so nobody is signed out.
 backup copies the SQLite database consistently while the server runs (for PostgreSQL use
 pg_dump, see the README).
@@ -84,8 +85,13 @@ async function rotateKeys(): Promise<string> {
     const services = await createServices(config, db, pino({ level: 'warn' }));
     const keepSeconds = config.accessTokenTtl + 24 * 60 * 60;
     const kids = [];
-    for (const alg of SIGNING_ALGS) kids.push(`${alg} ${await services.keys.rotate(alg, keepSeconds)}`);
-    return `new signing keys: ${kids.join(', ')}; the old ones stay published for ${keepSeconds} s`;
+    let signsFrom = 0;
+    for (const alg of SIGNING_ALGS) {
+      const rotated = await services.keys.rotate(alg, keepSeconds);
+      kids.push(`${alg} ${rotated.kid}`);
+      signsFrom = rotated.signsFrom;
+    }
+    return `new signing keys: ${kids.join(', ')}, published now, signing from ${new Date(signsFrom).toISOString()}; the old ones stay published for ${keepSeconds} s after that`;
   } finally {
     await db.destroy();
   }

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { migrations } from './migrations/index';
 import { withStatementCache } from './statement-cache';
-import { startWalCheckpointer } from './wal-checkpointer';
+import { scheduleWalCheckpoints } from './wal-checkpoints';
 import type { DB } from './schema';
 
 export type Database = Kysely<DB>;
@@ -16,17 +16,21 @@ export type OpenedDatabase = { db: Database; dialect: Dialect; location: string 
 // pg returns bigint (int8) as text to avoid precision loss; our bigints are epoch milliseconds
 // and counts, far below 2^53, so numbers are safe and keep both dialects' rows alike.
 const INT8_OID = 20;
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
 
-const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
+/** The PostgreSQL driver, loaded only when PostgreSQL is configured (4 MB a SQLite install keeps). */
+function loadPg(): typeof import('pg') {
+  return createRequire(import.meta.url)('pg') as typeof import('pg');
+}
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): OpenedDatabase {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    const pg = loadPg();
+    const types = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    };
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     const location = new URL(options.databaseUrl);
@@ -41,9 +45,8 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('wal_autocheckpoint = 0');
-  const checkpointer = startWalCheckpointer(file, () => sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`));
-  const database = withStatementCache(sqlite, () => checkpointer.stop());
+  const checkpoints = scheduleWalCheckpoints(sqlite);
+  const database = withStatementCache(sqlite, () => checkpoints.stop());
   return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite', location: file };
 }
 

@@ -8,18 +8,29 @@ export type SigningAlg = 'ES256' | 'RS256';
 export const SIGNING_ALGS: readonly SigningAlg[] = ['ES256', 'RS256'];
 
 export type ActiveKey = { kid: string; alg: SigningAlg; key: CryptoKey };
+/** A key that signs until `until` (a retiring key), or from then on (until: null). */
+type SigningCandidate = ActiveKey & { until: number | null };
 
 /**
  * Signing keys live in the database so every replica signs and verifies with the same set.
  * Private keys are read once per process; public keys are reloaded when an unknown `kid`
  * shows up (another replica rotated).
+ *
+ * The JWKS is served from memory (a database read per request halved its throughput), so a
+ * rotated-in key can reach relying parties late: up to RELOAD_AFTER_MS until every replica
+ * serves it, plus JWKS_MAX_AGE_SECONDS in their HTTP caches. A new key is therefore published
+ * first and signs only PUBLISH_AHEAD_MS later; until then the old key goes on signing.
  */
 // How often a process looks for a key another process rotated in.
 const RELOAD_AFTER_MS = 60_000;
+/** How long relying parties may cache the JWKS. */
+export const JWKS_MAX_AGE_SECONDS = 300;
+export const PUBLISH_AHEAD_MS = RELOAD_AFTER_MS + JWKS_MAX_AGE_SECONDS * 1000;
 
 export class SigningKeys {
-  private active = new Map<SigningAlg, ActiveKey>();
+  private candidates = new Map<string, SigningCandidate>();
   private publicKeys = new Map<string, CryptoKey>();
+  private jwks: JWK[] = [];
   private loadedAt = 0;
 
   constructor(
@@ -41,24 +52,35 @@ export class SigningKeys {
     await this.load();
   }
 
-  /** Retires the signing key of `alg` in favour of a new one; the old stays published until it expires. */
-  async rotate(alg: SigningAlg, keepPublishedForSeconds: number): Promise<string> {
-    const now = this.clock();
+  /**
+   * Publishes a new key for `alg` now, to sign from `PUBLISH_AHEAD_MS` on; the old key signs
+   * until then and stays published `keepPublishedForSeconds` after, for what it signed.
+   */
+  async rotate(alg: SigningAlg, keepPublishedForSeconds: number): Promise<{ kid: string; signsFrom: number }> {
+    const signsFrom = this.clock() + PUBLISH_AHEAD_MS;
     await this.db
       .updateTable('signing_keys')
-      .set({ retired_at: now, expires_at: now + keepPublishedForSeconds * 1000 })
+      .set({ retired_at: signsFrom, expires_at: signsFrom + keepPublishedForSeconds * 1000 })
       .where('alg', '=', alg)
       .where('retired_at', 'is', null)
       .execute();
     const kid = await this.create(alg);
     await this.load();
-    return kid;
+    return { kid, signsFrom };
   }
 
   /** The key that signs now; a rotation by another process is picked up within a minute. */
   async signingKey(alg: SigningAlg): Promise<ActiveKey> {
-    if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
-    const key = this.active.get(alg);
+    const now = this.clock();
+    if (now - this.loadedAt > RELOAD_AFTER_MS) await this.load();
+    let retiring: SigningCandidate | undefined;
+    let next: SigningCandidate | undefined;
+    for (const candidate of this.candidates.values()) {
+      if (candidate.alg !== alg) continue;
+      if (candidate.until === null) next = candidate;
+      else if (candidate.until > now) retiring = candidate;
+    }
+    const key = retiring ?? next;
     if (!key) throw new Error(`no ${alg} signing key loaded`);
     return key;
   }
@@ -69,13 +91,10 @@ export class SigningKeys {
     return this.publicKeys.get(kid);
   }
 
-  /**
-   * Public JWKs of every key still published, read from the database on every call: a key
-   * another process just rotated in is published at once, before any process signs with it.
-   */
+  /** Public JWKs of every key still published, as of the last load (at most a minute ago). */
   async publishedJwks(): Promise<JWK[]> {
-    const rows = await this.publishedRows();
-    return rows.map((row) => JSON.parse(row.public_jwk) as JWK);
+    if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
+    return this.jwks;
   }
 
   private async create(alg: SigningAlg): Promise<string> {
@@ -98,15 +117,9 @@ export class SigningKeys {
     return kid;
   }
 
+  /** The key of `alg` that is not retiring (there is one at most). */
   private currentRow(alg: SigningAlg) {
-    return this.db
-      .selectFrom('signing_keys')
-      .selectAll()
-      .where('alg', '=', alg)
-      .where('retired_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('kid')
-      .executeTakeFirst();
+    return this.db.selectFrom('signing_keys').select('kid').where('alg', '=', alg).where('retired_at', 'is', null).executeTakeFirst();
   }
 
   private publishedRows() {
@@ -120,19 +133,19 @@ export class SigningKeys {
   }
 
   private async load(): Promise<void> {
-    this.loadedAt = this.clock();
+    const now = this.clock();
+    this.loadedAt = now;
     const rows = await this.publishedRows();
     const publicKeys = new Map<string, CryptoKey>();
+    const candidates = new Map<string, SigningCandidate>();
     for (const row of rows) {
-      publicKeys.set(row.kid, (await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg)) as CryptoKey);
+      publicKeys.set(row.kid, this.publicKeys.get(row.kid) ?? ((await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg)) as CryptoKey));
+      if (row.retired_at !== null && row.retired_at <= now) continue;
+      const key = this.candidates.get(row.kid)?.key ?? ((await importJWK(JSON.parse(row.private_jwk) as JWK, row.alg)) as CryptoKey);
+      candidates.set(row.kid, { kid: row.kid, alg: row.alg as SigningAlg, key, until: row.retired_at });
     }
     this.publicKeys = publicKeys;
-    for (const alg of SIGNING_ALGS) {
-      const row = await this.currentRow(alg);
-      if (row && this.active.get(alg)?.kid !== row.kid) {
-        const key = (await importJWK(JSON.parse(row.private_jwk) as JWK, row.alg)) as CryptoKey;
-        this.active.set(alg, { kid: row.kid, alg, key });
-      }
-    }
+    this.candidates = candidates;
+    this.jwks = rows.map((row) => JSON.parse(row.public_jwk) as JWK);
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
+import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import type { Services } from '../services';
 import { checkClientSecret, readClientCredentials } from './checks/client-authentication';
 import { discoveryDocument } from './discovery';
@@ -46,7 +47,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   });
 
   app.get('/.well-known/jwks.json', async (_request, reply) => {
-    reply.header('Cache-Control', 'public, max-age=300');
+    reply.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
     return { keys: await services.keys.publishedJwks() };
   });
 

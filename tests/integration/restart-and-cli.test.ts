@@ -94,8 +94,12 @@ describe('npm run admin', () => {
     const rotate = runTs('server/cli/admin.ts', ['rotate-keys'], serverEnv());
     expect(await rotate.exited, rotate.stderr()).toBe(0);
     expect(rotate.stdout()).toMatch(/new signing keys: ES256 .+, RS256 .+; the old ones stay published/);
-    // The running server still accepts what it signed before, and its key set now has four keys.
+    // The running server still accepts what it signed before; started again, it publishes all four keys.
     expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: second.body.access })).status).toBe(200);
+    await server.stop();
+    // Same port, same issuer: the tokens name it.
+    server = await startServerProcess({ ...serverEnv(), PORT: new URL(server.url).port });
     expect((await httpJson(`${server.url}/.well-known/jwks.json`)).body.keys).toHaveLength(4);
+    expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: second.body.access })).status).toBe(200);
   });
 });

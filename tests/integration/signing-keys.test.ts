@@ -2,6 +2,7 @@ import { decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { PUBLISH_AHEAD_MS } from '../../server/keys/signing-keys';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -12,30 +13,37 @@ afterEach(async () => t.close());
 
 const jwks = async () => ((await call(t.app, 'GET', '/.well-known/jwks.json')).body.keys as Array<{ kid: string; alg: string }>).map((k) => k.kid);
 
-it('rotation keeps old keys published until they expire, and other processes pick up the new key', async () => {
+it('rotation publishes a new key first, signs with it once every cached key set has it, and keeps old keys until they expire', async () => {
   let now = Date.now();
   // A second replica on the same database.
   const replica = await buildApp(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: t.database.dataDir }), { db: t.db, clock: () => now, logger: false });
+  const replicaJwks = async () => ((await call(replica, 'GET', '/.well-known/jwks.json')).body.keys as Array<{ kid: string }>).map((k) => k.kid);
   const user = await registerAndLogin(t.app);
   const oldKid = decodeProtectedHeader(user.access).kid!;
   const before = await jwks();
   expect(before).toHaveLength(2);
+  expect(await replicaJwks()).toEqual(before);
 
-  const newKid = await t.app.services.keys.rotate('ES256', 3600);
+  const rotated = await t.app.services.keys.rotate('ES256', 3600);
   await t.app.services.keys.rotate('RS256', 3600);
+  // Published at once where it was rotated, and by the replica within its minute.
   const during = await jwks();
   expect(during).toHaveLength(4);
-  expect(during).toEqual(expect.arrayContaining([...before, newKid]));
+  expect(during).toEqual(expect.arrayContaining([...before, rotated.kid]));
+  now += 61_000;
+  expect(await replicaJwks()).toEqual(expect.arrayContaining(during));
+
+  // Until then the old key goes on signing, on both replicas.
+  const signIn = async (app: typeof replica) => decodeProtectedHeader((await call(app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.access).kid;
+  expect(await signIn(t.app)).toBe(oldKid);
+  expect(await signIn(replica)).toBe(oldKid);
+  t.advance(PUBLISH_AHEAD_MS);
+  now += PUBLISH_AHEAD_MS;
+  expect(await signIn(t.app)).toBe(rotated.kid);
+  expect(await signIn(replica)).toBe(rotated.kid);
   // Tokens signed by the old key keep working, on both replicas.
   expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(200);
   expect((await call(replica, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(200);
-
-  const fresh = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
-  expect(decodeProtectedHeader(fresh.body.access).kid).toBe(newKid);
-  expect((await call(replica, 'GET', '/api/v1/auth/profile', { token: fresh.body.access })).status).toBe(200);
-  now += 61_000;
-  const viaReplica = await call(replica, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
-  expect(decodeProtectedHeader(viaReplica.body.access).kid).toBe(newKid);
 
   t.advance(3601_000);
   const after = await jwks();
