@@ -14,12 +14,16 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** Measures the CPU a process uses while `work` runs, in percent of one core. */
-export async function withCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number }> {
-  const [cpuBefore, startedAt] = [cpuSeconds(pid), performance.now()];
+/**
+ * Measures the CPU a server process uses while `work` runs, and the load generator's own (this
+ * process), in percent of one core: a generator near 100% means the figure is the generator's.
+ */
+export async function withCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number; generatorCpu: number }> {
+  const [cpuBefore, ownBefore, startedAt] = [cpuSeconds(pid), cpuSeconds(process.pid), performance.now()];
   const result = await work();
   const seconds = (performance.now() - startedAt) / 1000;
-  return { result, cpu: Math.round(((cpuSeconds(pid) - cpuBefore) / seconds) * 100) };
+  const percent = (used: number) => Math.round((used / seconds) * 100);
+  return { result, cpu: percent(cpuSeconds(pid) - cpuBefore), generatorCpu: percent(cpuSeconds(process.pid) - ownBefore) };
 }
 
 /** Samples a process's RSS every 100 ms: the peak over the whole run, and since the last `stage()`. */

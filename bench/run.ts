@@ -42,10 +42,10 @@ const sides: { ours: Side; peer: Side } = {
   peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
 };
 
-type Measured = Row & { cpu: number; rss?: number };
+type Measured = Row & { cpu: number; generatorCpu: number; rss?: number };
 const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured> => {
-  const { result, cpu } = await withCpu(pid, work);
-  return { ...result, cpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
+  const { result, cpu, generatorCpu } = await withCpu(pid, work);
+  return { ...result, cpu, generatorCpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
 };
 
 const table: Array<{ scenario: string; ours: Measured; peer?: Measured }> = [];
@@ -56,18 +56,18 @@ for (const [name, run] of oidcScenarios.filter(wanted)) {
   table.push({ scenario: name, ours: oursRow, peer: peerRow });
 }
 for (const [, run] of firstPartyScenarios(ours.url, seeded).filter(wanted)) {
-  const { result: rows, cpu } = await withCpu(ours.child.pid!, run);
+  const { result: rows, cpu, generatorCpu } = await withCpu(ours.child.pid!, run);
   const peak = rss.stage();
-  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, cpu, rss: peak } });
+  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, cpu, generatorCpu, rss: peak } });
 }
 const argon2 = !only || only.has('password login') ? await bareArgon2Rate() : undefined;
 rss.stop();
 
-const cell = (row?: Measured) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)} ${String(row.cpu).padStart(4)}` : `${'-'.padStart(7)} ${'-'.padStart(4)} ${'-'.padStart(5)} ${'-'.padStart(6)} ${'-'.padStart(4)}`);
+const cell = (row?: Measured) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)} ${String(row.cpu).padStart(4)} ${String(row.generatorCpu).padStart(4)}` : `${'-'.padStart(7)} ${'-'.padStart(4)} ${'-'.padStart(5)} ${'-'.padStart(6)} ${'-'.padStart(4)} ${'-'.padStart(4)}`);
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
 console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each`);
-console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, % of one core; rss = our peak MB\n');
-console.log(`${'scenario'.padEnd(26)} ${'ours  req/s  p50   p99 non2xx  cpu  rss'} | ${'peer  req/s  p50   p99 non2xx  cpu'} | ratio`);
+console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process and gen = the load generator, % of one core; rss = our peak MB\n');
+console.log(`${'scenario'.padEnd(26)} ${'ours  req/s  p50   p99 non2xx  cpu  gen  rss'} | ${'peer  req/s  p50   p99 non2xx  cpu  gen'} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
 const login = table.find((row) => row.scenario === 'password login')?.ours;
 if (argon2 && login) console.log(`\nbare argon2id (m=19456, t=2, p=1) on ${os.availableParallelism()} cores: ${argon2} hashes/s; password login reaches ${Math.round((login.rps / argon2) * 100)}% of it`);
