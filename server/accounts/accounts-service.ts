@@ -57,14 +57,15 @@ export class AccountsService {
       [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account],
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
     ];
-    await this.throttle.check(throttleKeys);
+    const recordedFailures = await this.throttle.check(throttleKeys);
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       await this.throttle.recordFailure(throttleKeys);
       throw AppError.invalidCredentials();
     }
-    await this.throttle.reset(throttleKeys[0]![0]);
+    // A write only when there is something to clear: most sign-ins have no failures on record.
+    if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
     await this.users.recordLogin(user.id, this.clock());
     const tokens = await this.sessions.start(user.id, client);
     return {

@@ -14,8 +14,11 @@ export class FailureThrottle {
     private readonly clock: () => number,
   ) {}
 
-  /** Throws 429 when any key has used up its failures in the current window. */
-  async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
+  /**
+   * Throws 429 when any key has used up its failures in the current window; otherwise answers
+   * the keys that have failures on record (so a success resets only what exists).
+   */
+  async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<Set<string>> {
     const now = this.clock();
     const rows = await this.db
       .selectFrom('throttle')
@@ -29,6 +32,7 @@ export class FailureThrottle {
         throw AppError.tooManyAttempts((windowEnd - now) / 1000);
       }
     }
+    return new Set(rows.map((row) => row.key));
   }
 
   /** Adds one failure to each key, starting a new window where the old one has ended. */

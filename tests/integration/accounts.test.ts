@@ -96,6 +96,15 @@ describe('sign-in', () => {
     expect(later.status).toBe(200);
   });
 
+  it("clears an account's failures when it signs in", async () => {
+    const user = await registerAndLogin(t.app);
+    const attempt = (password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } });
+    for (let i = 0; i < 4; i++) expect((await attempt(`Wrong-${i}`)).status).toBe(401);
+    expect((await attempt(user.password)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await attempt(`Wrong-again-${i}`)).status).toBe(401);
+    expect((await attempt(user.password)).status).toBe(429);
+  });
+
   it('throttles unknown emails the same way (no enumeration through the throttle)', async () => {
     for (let i = 0; i < 5; i++) {
       expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'ghost@example.com', password: 'x' } })).status).toBe(401);
