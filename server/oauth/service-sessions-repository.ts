@@ -32,12 +32,22 @@ export class ServiceSessionsRepository {
     return result.numUpdatedRows === 1n;
   }
 
-  /** Creates the service session of a code exchange with its first tokens, in one transaction. */
-  async openSession(session: ServiceSessionRow, codeHash: string, tokens: Array<Insertable<ServiceTokensTable>>): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+  /**
+   * Uses a code and creates the service session it grants with its first tokens, in one
+   * transaction; false, changing nothing, when the code was already used.
+   */
+  async openSessionWithCode(session: ServiceSessionRow, codeHash: string, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const used = await tx
+        .updateTable('oauth_codes')
+        .set({ used_at: session.issued_at, service_session_id: session.id })
+        .where('code_hash', '=', codeHash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (used.numUpdatedRows !== 1n) return false;
       await tx.insertInto('service_sessions').values(session).execute();
-      await tx.updateTable('oauth_codes').set({ service_session_id: session.id }).where('code_hash', '=', codeHash).execute();
-      for (const token of tokens) await tx.insertInto('service_tokens').values(token).execute();
+      await tx.insertInto('service_tokens').values(tokens).execute();
+      return true;
     });
   }
 

@@ -52,30 +52,43 @@ export class TokenEndpoint {
     const codeHash = hashToken(request.code);
     const code = await this.serviceSessions.findCode(codeHash);
     if (!code || code.service_id !== service.id) throw new OAuthError('invalid_grant', 'The code is invalid');
-    if (!(await this.serviceSessions.useCode(codeHash, now))) {
-      // A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2).
-      if (code.service_session_id) await this.serviceSessions.revokeSession(code.service_session_id, now);
-      throw new OAuthError('invalid_grant', 'The code has already been used');
+    if (code.used_at !== null) return this.replayed(code.code_hash, now);
+    let user: Awaited<ReturnType<UsersRepository['findById']>>;
+    try {
+      if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
+      if ((request.redirect_uri ?? code.redirect_uri) !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+      checkPkceVerifier(code.code_challenge, request.code_verifier);
+      user = await this.users.findById(code.user_id);
+      const userSession = await this.userSessions.findById(code.user_session_id);
+      if (!user || !userSession || userSession.revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+    } catch (error) {
+      // A code is good for one try: a wrong verifier cannot be followed by a guess.
+      await this.serviceSessions.useCode(codeHash, now);
+      throw error;
     }
-    if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
-    if ((request.redirect_uri ?? code.redirect_uri) !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-    checkPkceVerifier(code.code_challenge, request.code_verifier);
-    const user = await this.users.findById(code.user_id);
-    const userSession = await this.userSessions.findById(code.user_session_id);
-    if (!user || !userSession || userSession.revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
 
     const scopes = code.scope.split(' ');
     const sessionId = randomUUID();
     const withRefresh = allowsRefresh(service);
     const expiresAt = now + (withRefresh ? this.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000;
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
-    await this.serviceSessions.openSession(
+    // Using the code and opening the session are one transaction: one commit per exchange.
+    const opened = await this.serviceSessions.openSessionWithCode(
       { id: sessionId, service_id: service.id, user_id: user.id, user_session_id: code.user_session_id, scope: code.scope, ip_address: code.ip_address, auth_time: code.auth_time, issued_at: now, expires_at: expiresAt, last_active: now, revoked_at: null },
       codeHash,
       tokens.rows,
     );
+    // Another exchange of this code got there first.
+    if (!opened) return this.replayed(codeHash, now);
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, nonce: code.nonce, accessToken: tokens.access, scopes });
     return this.response(tokens.access, tokens.refresh, idToken, scopes);
+  }
+
+  /** A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2). */
+  private async replayed(codeHash: string, now: number): Promise<never> {
+    const code = await this.serviceSessions.findCode(codeHash);
+    if (code?.service_session_id) await this.serviceSessions.revokeSession(code.service_session_id, now);
+    throw new OAuthError('invalid_grant', 'The code has already been used');
   }
 
   private async refresh(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {

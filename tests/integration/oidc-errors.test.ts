@@ -56,6 +56,21 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     expect(info.status).toBe(401);
   });
 
+  it('a code exchanged twice at once: one answer, and what it issued is revoked', async () => {
+    const c = (await code()).body.code;
+    const answers = await Promise.all([exchange(c), exchange(c)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const issued = answers.find((a) => a.status === 200)!;
+    const info = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token}` } });
+    expect(info.status).toBe(401);
+  });
+
+  it('a code is good for one try: after a wrong verifier, the right one is refused too', async () => {
+    const c = (await code()).body.code;
+    expect((await exchange(c, { code_verifier: 'w'.repeat(50) })).body.error).toBe('invalid_grant');
+    expect((await exchange(c)).body.error).toBe('invalid_grant');
+  });
+
   it('a code after 60 seconds', async () => {
     const c = (await code()).body.code;
     f.t.advance(61_000);
