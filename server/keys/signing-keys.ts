@@ -23,6 +23,7 @@ type SigningCandidate = ActiveKey & { until: number | null };
  */
 // How often a process looks for a key another process rotated in.
 const RELOAD_AFTER_MS = 60_000;
+const UNKNOWN_KID_RELOAD_MS = 1_000;
 /** How long relying parties may cache the JWKS. */
 export const JWKS_MAX_AGE_SECONDS = 300;
 export const PUBLISH_AHEAD_MS = RELOAD_AFTER_MS + JWKS_MAX_AGE_SECONDS * 1000;
@@ -78,7 +79,8 @@ export class SigningKeys {
     for (const candidate of this.candidates.values()) {
       if (candidate.alg !== alg) continue;
       if (candidate.until === null) next = candidate;
-      else if (candidate.until > now) retiring = candidate;
+      // Rotated twice within the lead: the newer of the retiring keys (both are published).
+      else if (candidate.until > now && candidate.until > (retiring?.until ?? 0)) retiring = candidate;
     }
     const key = retiring ?? next;
     if (!key) throw new Error(`no ${alg} signing key loaded`);
@@ -87,7 +89,8 @@ export class SigningKeys {
 
   /** The public key for `kid`, or undefined when no published key has it. */
   async verificationKey(kid: string): Promise<CryptoKey | undefined> {
-    if (!this.publicKeys.has(kid)) await this.load();
+    // At most one reload a second, so tokens with made-up kids cannot drive database reads.
+    if (!this.publicKeys.has(kid) && this.clock() - this.loadedAt > UNKNOWN_KID_RELOAD_MS) await this.load();
     return this.publicKeys.get(kid);
   }
 

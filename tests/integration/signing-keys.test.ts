@@ -1,8 +1,9 @@
 import { decodeProtectedHeader } from 'jose';
+import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { PUBLISH_AHEAD_MS } from '../../server/keys/signing-keys';
+import { PUBLISH_AHEAD_MS, SigningKeys } from '../../server/keys/signing-keys';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -50,4 +51,25 @@ it('rotation publishes a new key first, signs with it once every cached key set 
   expect(after).toHaveLength(2);
   expect(after).not.toContain(oldKid);
   await replica.close();
+});
+
+it('reloads keys for an unknown kid at most once a second, so made-up kids cannot drive database reads', async () => {
+  let now = Date.now();
+  let queries = 0;
+  const counting: KyselyPlugin = {
+    transformQuery: (args) => {
+      queries += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  const keys = new SigningKeys(t.db.withPlugin(counting), () => now);
+  await keys.ensure();
+  queries = 0;
+  now += 1_500;
+  for (let i = 0; i < 20; i++) expect(await keys.verificationKey(`made-up-${i}`)).toBeUndefined();
+  expect(queries).toBe(1);
+  now += 1_500;
+  await keys.verificationKey('made-up-again');
+  expect(queries).toBe(2);
 });
