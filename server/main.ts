@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
@@ -8,6 +9,10 @@ import { ensurePwaBuilt } from './http/pwa-build';
 import { lowerBackgroundThreads } from './operations/thread-priority';
 
 const SHUTDOWN_DRAIN_MS = 1_000;
+
+// libuv's pool, sized for the machine before its first use: one password hash per core
+// (accounts/passwords.ts) plus two threads that signatures and file reads never wait behind.
+process.env.UV_THREADPOOL_SIZE ??= String(os.availableParallelism() + 2);
 
 /** The checkout this file runs from: server/main.ts from source, build/server/main.js compiled. */
 function findRepoRoot(from: string): string {
