@@ -1,6 +1,7 @@
-import { cpSync, mkdtempSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
@@ -38,7 +39,11 @@ test.describe('a new deployed version', () => {
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
 
-    appendFileSync(path.join(webRoot, 'sw.js'), '\n// a new release\n');
+    // A release as the build leaves it: the worker changed, and its compressed twins with it.
+    const worker = path.join(webRoot, 'sw.js');
+    appendFileSync(worker, '\n// a new release\n');
+    writeFileSync(`${worker}.br`, brotliCompressSync(readFileSync(worker)));
+    writeFileSync(`${worker}.gz`, gzipSync(readFileSync(worker)));
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
     const prompt = page.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
     await expect(prompt).toBeVisible();
