@@ -91,7 +91,7 @@ export class ServiceSessionsRepository {
     return this.db.transaction().execute(async (tx) => {
       const used = await tx.updateTable('service_tokens').set({ used_at: now }).where('token_hash', '=', refreshHash).where('used_at', 'is', null).executeTakeFirst();
       if (used.numUpdatedRows !== 1n) return false;
-      for (const token of tokens) await tx.insertInto('service_tokens').values(token).execute();
+      await tx.insertInto('service_tokens').values(tokens).execute();
       await tx.updateTable('service_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
       return true;
     });
