@@ -2,6 +2,7 @@
 // each in its own process, measured with the same autocannon settings, alternating; prints a
 // table and writes bench/results.json. Speed lives here, never in the tests.
 //   --only a,b   run just those scenarios      --profile   write our server's CPU profile
+//   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings)
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,7 @@ const database = await createTestDatabase();
 const ours = await startServerProcess(
   { NODE_ENV: 'production', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
   undefined,
-  [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+  [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   bundle,
 );
 const peer = await startPeer();
