@@ -2,14 +2,18 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { adminChunks } from './scripts/vite-admin-chunks-plugin';
 import { precompress } from './scripts/vite-precompress-plugin';
 
 // The web manifest lives in one file at the top of the repo; the PWA plugin emits it.
 const manifest = JSON.parse(readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8')) as Partial<ManifestOptions>;
 
+const admin = adminChunks();
+
 export default defineConfig({
   plugins: [
     react(),
+    admin.plugin,
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -22,6 +26,8 @@ export default defineConfig({
       includeAssets: ['favicon.ico', 'icons/logo.svg', 'icons/apple-touch-icon.png'],
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,woff2}'],
+        // Admin-only code is cached when an administrator loads it (sw/sw.ts), never precached.
+        manifestTransforms: [async (entries) => ({ manifest: entries.filter((entry) => !admin.isAdminOnly(entry.url)), warnings: [] })],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
     }),

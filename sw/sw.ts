@@ -31,6 +31,20 @@ self.addEventListener('fetch', (event) => {
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/avatars\//, /^\/\.well-known\//] }));
+// Built files left out of the precache (the admin area's) are kept once loaded: their names
+// carry a content hash, so a cached copy is never stale.
+const LOADED_ASSETS = 'home-guard-loaded-assets';
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/'),
+  async ({ request }) => {
+    const cache = await caches.open(LOADED_ASSETS);
+    const cached = await cache.match(request);
+    if (cached) return cached;
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  },
+);
 
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string } | undefined;

@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { E2E_ADMIN } from './global-setup';
+import { signIn } from './support/ui';
 
 test('the served app shows its page and is controlled by an active service worker', async ({ page }) => {
   await page.goto('/');
@@ -21,4 +23,25 @@ test('the served app shows its page and is controlled by an active service worke
   });
   expect(manifest).toMatchObject({ name: 'Home Guard', display: 'standalone' });
   expect(manifest.icons.map((icon: { sizes: string; purpose: string }) => `${icon.sizes} ${icon.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+});
+
+test('admin code is not precached: only an administrator downloads it, and keeps it once loaded', async ({ page }) => {
+  const cachedScripts = () =>
+    page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+      return urls.filter((url) => url.endsWith('.js'));
+    });
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  // The precache is complete once the worker controls the page.
+  const precached = await cachedScripts();
+  expect(precached.some((url) => /\/assets\/index-/.test(url))).toBe(true);
+  expect(precached.filter((url) => /ServicesListPage|UsersListPage|SessionsPages|AdminPage/.test(url))).toEqual([]);
+
+  await signIn(page, E2E_ADMIN);
+  await page.goto('/admin/api-services');
+  await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
+  await expect.poll(async () => (await cachedScripts()).some((url) => /\/assets\/ServicesListPage-/.test(url))).toBe(true);
 });
