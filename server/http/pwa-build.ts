@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // What the PWA is built from; a change to any of these makes dist/ stale.
-const SOURCES = ['src', 'sw', 'contract', 'public', 'index.html', 'vite.config.ts', 'scripts/vite-precompress-plugin.ts', 'manifest.webmanifest', 'package-lock.json'];
+const SOURCES = ['src', 'sw', 'contract', 'public', 'index.html', 'vite.config.ts', 'scripts/vite-precompress-plugin.ts', 'scripts/vite-admin-chunks-plugin.ts', 'manifest.webmanifest', 'package-lock.json'];
 
 function newestModification(entry: string): number {
   if (!existsSync(entry)) return 0;
