@@ -14,6 +14,13 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** Writes the .br and .gz twins of one file, as a build (or a deployment in a test) leaves them. */
+export function writeCompressedTwins(file: string): void {
+  const body = readFileSync(file);
+  writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+  writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+}
+
 /**
  * Writes a .br and a .gz next to every text file of the build, once, at the best levels, so the
  * server sends compressed bytes without compressing per request (@fastify/static preCompressed).
@@ -30,11 +37,7 @@ export function precompress(): Plugin {
       sequential: true,
       handler() {
         for (const file of filesUnder(outDir)) {
-          if (!COMPRESSIBLE.test(file)) continue;
-          const body = readFileSync(file);
-          if (body.length < MIN_BYTES) continue;
-          writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
-          writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+          if (COMPRESSIBLE.test(file) && statSync(file).size >= MIN_BYTES) writeCompressedTwins(file);
         }
       },
     },

@@ -51,10 +51,6 @@ export class ServiceSessionsRepository {
     });
   }
 
-  findToken(tokenHash: string): Promise<ServiceTokenRow | undefined> {
-    return this.db.selectFrom('service_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  }
-
   /**
    * A token with what decides whether it still works (its session, its service) and the user's
    * claims, in one query: userinfo is the hottest OIDC call.

@@ -54,11 +54,9 @@ export class TokenIntrospection {
   /** RFC 7009: revoking a refresh token ends its whole session; an access token dies alone. */
   async revoke(client: ApiServiceRow, token: string | undefined): Promise<void> {
     if (!token) throw new OAuthError('invalid_request', 'token is missing');
-    const row = await this.serviceSessions.findToken(hashToken(token));
-    if (!row) return;
-    const session = await this.serviceSessions.findSession(row.service_session_id);
-    if (!session || session.service_id !== client.id) return;
-    if (row.kind === 'refresh') await this.serviceSessions.revokeSession(session.id, this.clock());
+    const row = await this.serviceSessions.findTokenInContext(hashToken(token));
+    if (!row || row.service_id !== client.id) return;
+    if (row.kind === 'refresh') await this.serviceSessions.revokeSession(row.service_session_id, this.clock());
     else await this.serviceSessions.revokeToken(row.token_hash);
   }
 }

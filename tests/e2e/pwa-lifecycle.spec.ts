@@ -1,8 +1,8 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
+import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
 import { signIn } from './support/ui';
@@ -42,8 +42,7 @@ test.describe('a new deployed version', () => {
     // A release as the build leaves it: the worker changed, and its compressed twins with it.
     const worker = path.join(webRoot, 'sw.js');
     appendFileSync(worker, '\n// a new release\n');
-    writeFileSync(`${worker}.br`, brotliCompressSync(readFileSync(worker)));
-    writeFileSync(`${worker}.gz`, gzipSync(readFileSync(worker)));
+    writeCompressedTwins(worker);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
     const prompt = page.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
     await expect(prompt).toBeVisible();

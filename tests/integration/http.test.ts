@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -16,11 +17,7 @@ beforeAll(async () => {
   writeFileSync(path.join(staticDir, 'assets', 'index-3f2a1b.js'), 'console.log(1)');
   writeFileSync(path.join(staticDir, 'manifest.webmanifest'), '{"name":"Home Guard"}');
   // As the build leaves them: compressed twins beside the files.
-  for (const file of ['index.html', 'sw.js', path.join('assets', 'index-3f2a1b.js')]) {
-    const body = readFileSync(path.join(staticDir, file));
-    writeFileSync(path.join(staticDir, `${file}.br`), brotliCompressSync(body));
-    writeFileSync(path.join(staticDir, `${file}.gz`), gzipSync(body));
-  }
+  for (const file of ['index.html', 'sw.js', path.join('assets', 'index-3f2a1b.js')]) writeCompressedTwins(path.join(staticDir, file));
   t = await startTestApp({ STATIC_DIR: staticDir });
 });
 afterAll(async () => {
