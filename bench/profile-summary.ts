@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
-type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 /** Where a script lives: a package name, node's internals, or a file of ours. */
 function owner(url: string): string {
@@ -15,11 +15,21 @@ function owner(url: string): string {
   return ours ? `${ours[1]}/${ours[2]}` : url;
 }
 
-export function summarise(file: string, top = 25) {
+/**
+ * Self time of the busy samples (idle left out), optionally only of the profile's last
+ * `lastSeconds` (the scenario, not the start-up and seeding before it).
+ */
+export function summarise(file: string, top = 25, lastSeconds = Infinity) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const from = profile.endTime - lastSeconds * 1e6;
   const selfMs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < from || byId.get(id)!.callFrame.functionName === '(idle)') return;
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
   const total = [...selfMs.values()].reduce((a, b) => a + b, 0);
   const fn = new Map<string, number>();
   const pkg = new Map<string, number>();
@@ -30,7 +40,8 @@ export function summarise(file: string, top = 25) {
     pkg.set(owner(callFrame.url), (pkg.get(owner(callFrame.url)) ?? 0) + ms);
   }
   const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, ms]) => `${((ms / total) * 100).toFixed(1).padStart(5)}%  ${k}`);
-  return `total ${Math.round(total)} ms sampled\n\nself time by owner:\n${rows(pkg).join('\n')}\n\nself time by function:\n${rows(fn).join('\n')}`;
+  return `${Math.round(total)} ms busy\n\nself time by owner:\n${rows(pkg).join('\n')}\n\nself time by function:\n${rows(fn).join('\n')}`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(summarise(process.argv[2]!, Number(process.argv[3] ?? 25)));
+// node --import tsx bench/profile-summary.ts FILE [TOP] [LAST_SECONDS]
+if (import.meta.url === `file://${process.argv[1]}`) console.log(summarise(process.argv[2]!, Number(process.argv[3] ?? 25), Number(process.argv[4] ?? Infinity)));

@@ -43,10 +43,10 @@ const sides: { ours: Side; peer: Side } = {
   peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
 };
 
-type Measured = Row & { cpu: number; generatorCpu: number; rss?: number };
+type Measured = Row & { cpu: number; loopCpu: number; generatorCpu: number; rss?: number };
 const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured> => {
-  const { result, cpu, generatorCpu } = await withCpu(pid, work);
-  return { ...result, cpu, generatorCpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
+  const { result, ...cpu } = await withCpu(pid, work);
+  return { ...result, ...cpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
 };
 
 const table: Array<{ scenario: string; ours: Measured; peer?: Measured }> = [];
@@ -61,19 +61,24 @@ for (const [name, run] of oidcScenarios.filter(wanted)) {
 const logins = !only || only.has('password login');
 const argon2Before = logins ? await bareArgon2Rate() : undefined;
 for (const [, run] of firstPartyScenarios(ours.url, seeded).filter(wanted)) {
-  const { result: rows, cpu, generatorCpu } = await withCpu(ours.child.pid!, run);
+  const { result: rows, ...cpu } = await withCpu(ours.child.pid!, run);
   const peak = rss.stage();
-  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, cpu, generatorCpu, rss: peak } });
+  for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, ...cpu, rss: peak } });
 }
 const argon2After = logins ? await bareArgon2Rate() : undefined;
 const argon2 = argon2Before && argon2After ? Math.round((argon2Before + argon2After) / 2) : undefined;
 rss.stop();
 
-const cell = (row?: Measured) => (row ? `${String(row.rps).padStart(7)} ${String(row.p50).padStart(4)} ${String(row.p99).padStart(5)} ${String(row.non2xx).padStart(6)} ${String(row.cpu).padStart(4)} ${String(row.generatorCpu).padStart(4)}` : `${'-'.padStart(7)} ${'-'.padStart(4)} ${'-'.padStart(5)} ${'-'.padStart(6)} ${'-'.padStart(4)} ${'-'.padStart(4)}`);
+const COLUMNS = [['req/s', 7], ['p50', 4], ['p99', 5], ['non2xx', 6], ['cpu', 4], ['loop', 4], ['gen', 4]] as const;
+const cell = (row?: Measured) => {
+  const values = row ? [row.rps, row.p50, row.p99, row.non2xx, row.cpu, row.loopCpu, row.generatorCpu] : COLUMNS.map(() => '-');
+  return values.map((value, at) => String(value).padStart(COLUMNS[at]![1])).join(' ');
+};
+const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
 console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each`);
-console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process and gen = the load generator, % of one core; rss = our peak MB\n');
-console.log(`${'scenario'.padEnd(26)} ${'ours  req/s  p50   p99 non2xx  cpu  gen  rss'} | ${'peer  req/s  p50   p99 non2xx  cpu  gen'} | ratio`);
+console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
+console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
 const login = table.find((row) => row.scenario === 'password login')?.ours;
 if (argon2 && login) console.log(`\nbare argon2id (m=19456, t=2, p=1) on ${os.availableParallelism()} cores: ${argon2} hashes/s (${argon2Before} before, ${argon2After} after); password login reaches ${Math.round((login.rps / argon2) * 100)}% of it`);
