@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database';
+import { changedRows, firstRow, preparedQuery, type Placeholder } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
 
 export type CodeRow = Selectable<OauthCodesTable>;
@@ -46,7 +47,7 @@ export class ServiceSessionsRepository {
         .executeTakeFirst();
       if (used.numUpdatedRows !== 1n) return false;
       await tx.insertInto('service_sessions').values(session).execute();
-      await tx.insertInto('service_tokens').values(tokens).execute();
+      await insertTokens(tx, tokens);
       return true;
     });
   }
@@ -55,27 +56,8 @@ export class ServiceSessionsRepository {
    * A token with what decides whether it still works (its session, its service) and the user's
    * claims, in one query: userinfo is the hottest OIDC call.
    */
-  findTokenInContext(tokenHash: string) {
-    return this.db
-      .selectFrom('service_tokens')
-      .innerJoin('service_sessions', 'service_sessions.id', 'service_tokens.service_session_id')
-      .innerJoin('api_services', 'api_services.id', 'service_sessions.service_id')
-      .leftJoin('users', 'users.id', 'service_sessions.user_id')
-      .selectAll('service_tokens')
-      .select([
-        'service_sessions.user_id',
-        'service_sessions.service_id',
-        'service_sessions.revoked_at as session_revoked_at',
-        'service_sessions.expires_at as session_expires_at',
-        'service_sessions.auth_time',
-        'api_services.is_active as service_is_active',
-        'users.email',
-        'users.email_verified',
-        'users.full_name',
-        'users.profile_picture',
-      ])
-      .where('service_tokens.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+  async findTokenInContext(tokenHash: string) {
+    return firstRow(await tokenInContext(this.db, { tokenHash }));
   }
 
   findSession(id: string): Promise<ServiceSessionRow | undefined> {
@@ -85,10 +67,9 @@ export class ServiceSessionsRepository {
   /** Uses a refresh token once and stores its successors, sliding the session; false on reuse. */
   async rotate(refreshHash: string, sessionId: string, now: number, expiresAt: number, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      const used = await tx.updateTable('service_tokens').set({ used_at: now }).where('token_hash', '=', refreshHash).where('used_at', 'is', null).executeTakeFirst();
-      if (used.numUpdatedRows !== 1n) return false;
-      await tx.insertInto('service_tokens').values(tokens).execute();
-      await tx.updateTable('service_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
+      if (changedRows(await useRefreshToken(tx, { refreshHash, now })) !== 1) return false;
+      await insertTokens(tx, tokens);
+      await slideSession(tx, { sessionId, now, expiresAt });
       return true;
     });
   }
@@ -122,4 +103,51 @@ export class ServiceSessionsRepository {
       .onConflict((oc) => oc.columns(['user_id', 'service_id']).doUpdateSet({ scope, granted_at: now }))
       .execute();
   }
+}
+
+// The queries every userinfo call and refresh grant runs, compiled once (see preparedQuery).
+const tokenInContext = preparedQuery((db, value) =>
+  db
+    .selectFrom('service_tokens')
+    .innerJoin('service_sessions', 'service_sessions.id', 'service_tokens.service_session_id')
+    .innerJoin('api_services', 'api_services.id', 'service_sessions.service_id')
+    .leftJoin('users', 'users.id', 'service_sessions.user_id')
+    .selectAll('service_tokens')
+    .select([
+      'service_sessions.user_id',
+      'service_sessions.service_id',
+      'service_sessions.revoked_at as session_revoked_at',
+      'service_sessions.expires_at as session_expires_at',
+      'service_sessions.auth_time',
+      'api_services.is_active as service_is_active',
+      'users.email',
+      'users.email_verified',
+      'users.full_name',
+      'users.profile_picture',
+    ])
+    .where('service_tokens.token_hash', '=', value<string>('tokenHash')),
+);
+
+const useRefreshToken = preparedQuery((db, value) =>
+  db.updateTable('service_tokens').set({ used_at: value('now') }).where('token_hash', '=', value<string>('refreshHash')).where('used_at', 'is', null),
+);
+
+const slideSession = preparedQuery((db, value) =>
+  db.updateTable('service_sessions').set({ last_active: value('now'), expires_at: value('expiresAt') }).where('id', '=', value<string>('sessionId')),
+);
+
+const TOKEN_COLUMNS = ['token_hash', 'kind', 'scope', 'service_session_id', 'created_at', 'expires_at', 'used_at'] as const;
+const tokenRow = (value: Placeholder, at: number) => Object.fromEntries(TOKEN_COLUMNS.map((column) => [column, value(`${at}.${column}`)])) as Insertable<ServiceTokensTable>;
+// A grant issues an access token, and a refresh token with it when the service may refresh.
+const insertTokenRows = [1, 2].map((count) => preparedQuery((db, value) => db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => tokenRow(value, at)))));
+
+/** Inserts a grant's tokens in one statement. */
+function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>>) {
+  const insert = insertTokenRows[tokens.length - 1];
+  if (!insert) throw new Error(`a grant issues one or two tokens, not ${tokens.length}`);
+  const values: Record<string, unknown> = {};
+  tokens.forEach((token, at) => {
+    for (const column of TOKEN_COLUMNS) values[`${at}.${column}`] = token[column] ?? null;
+  });
+  return insert(db, values);
 }

@@ -27,10 +27,10 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** A fresh, empty database of the kind this test project runs on (and a data directory). */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A fresh, empty database of the kind this test project runs on, unless told (and a data directory). */
+export async function createTestDatabase(kind = testDatabaseKind()): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-test-'));
-  if (testDatabaseKind() === 'sqlite') {
+  if (kind === 'sqlite') {
     return { kind: 'sqlite', dataDir, databaseUrl: undefined, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `hg_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

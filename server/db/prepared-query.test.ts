@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
+import type { ApiServiceRow } from '../api-services/api-services-repository';
+import type { Database } from './database';
+import { changedRows, firstRow, preparedQuery } from './prepared-query';
+
+const serviceNamed = preparedQuery((db, value) => db.selectFrom('api_services').select(['id', 'name']).where('client_id', '=', value<string>('clientId')));
+const rename = preparedQuery((db, value) => db.updateTable('api_services').set({ name: value('name') }).where('id', '=', value<string>('id')));
+
+const service = (id: string): ApiServiceRow => ({
+  id,
+  name: `Service ${id}`,
+  description: '',
+  client_id: `client-${id}`,
+  client_secret_hash: 'hash',
+  redirect_uris: '[]',
+  post_logout_redirect_uris: '[]',
+  scopes: '["openid"]',
+  grant_types: '["authorization_code"]',
+  is_active: 1,
+  icon_url: null,
+  id_token_signed_response_alg: 'RS256',
+  created_at: 1,
+  updated_at: 1,
+});
+
+describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) => {
+  let database: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    db = (await openTestDatabase(database)).db;
+    await db.insertInto('api_services').values([service('a'), service('b')]).execute();
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('binds fresh values on every run of the one compiled statement', async () => {
+    expect(firstRow(await serviceNamed(db, { clientId: 'client-a' }))).toEqual({ id: 'a', name: 'Service a' });
+    expect(firstRow(await serviceNamed(db, { clientId: 'client-b' }))).toEqual({ id: 'b', name: 'Service b' });
+    expect(firstRow(await serviceNamed(db, { clientId: "client-a' or '1'='1" }))).toBeUndefined();
+  });
+
+  it('counts changed rows, and runs inside a transaction that can roll back', async () => {
+    expect(changedRows(await rename(db, { id: 'a', name: 'Renamed' }))).toBe(1);
+    expect(changedRows(await rename(db, { id: 'missing', name: 'Nobody' }))).toBe(0);
+    await expect(
+      db.transaction().execute(async (tx) => {
+        expect(changedRows(await rename(tx, { id: 'b', name: 'Rolled back' }))).toBe(1);
+        expect(firstRow(await serviceNamed(tx, { clientId: 'client-b' }))?.name).toBe('Rolled back');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(firstRow(await serviceNamed(db, { clientId: 'client-a' }))?.name).toBe('Renamed');
+    expect(firstRow(await serviceNamed(db, { clientId: 'client-b' }))?.name).toBe('Service b');
+  });
+
+  it('refuses a run with a value missing', async () => {
+    await expect(serviceNamed(db, {})).rejects.toThrow('no value for placeholder clientId');
+  });
+
+  it('refuses a query whose placeholder Kysely would not bind as a parameter', async () => {
+    const inlined = preparedQuery((database, value) => database.selectFrom('api_services').select('id').orderBy(value<'id'>('column')));
+    await expect(inlined(db, { column: 'id' })).rejects.toThrow('a placeholder was inlined into');
+    const dropped = preparedQuery((database, value) => {
+      value('unused');
+      return database.selectFrom('api_services').select('id');
+    });
+    await expect(dropped(db, { unused: 'x' })).rejects.toThrow('placeholders not bound as parameters: unused');
+  });
+});
