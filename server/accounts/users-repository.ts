@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Profile } from '../../contract/accounts';
 import type { Database } from '../db/database';
+import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { UsersTable } from '../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -35,8 +36,8 @@ export function toProfile(row: UserRow): Profile {
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
-  findById(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  async findById(id: string): Promise<UserRow | undefined> {
+    return firstRow(await userById(this.db, { id }));
   }
 
   findByEmail(email: string): Promise<UserRow | undefined> {
@@ -87,3 +88,6 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
+
+// Read by every code exchange and profile call: compiled once (see preparedQuery).
+const userById = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('id', '=', value<string>('id')));

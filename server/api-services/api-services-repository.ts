@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { ApiService } from '../../contract/services';
 import { contains } from '../db/sql-search';
 import type { Database } from '../db/database';
+import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { ApiServicesTable } from '../db/schema';
 
 export type ApiServiceRow = Selectable<ApiServicesTable>;
@@ -39,8 +40,8 @@ export class ApiServicesRepository {
     return this.db.selectFrom('api_services').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  findByClientId(clientId: string): Promise<ApiServiceRow | undefined> {
-    return this.db.selectFrom('api_services').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  async findByClientId(clientId: string): Promise<ApiServiceRow | undefined> {
+    return firstRow(await serviceByClientId(this.db, { clientId }));
   }
 
   async insert(row: ApiServiceRow): Promise<void> {
@@ -52,3 +53,6 @@ export class ApiServicesRepository {
     return result.numUpdatedRows === 1n;
   }
 }
+
+// Client authentication reads it on every token, introspection and revocation request.
+const serviceByClientId = preparedQuery((db, value) => db.selectFrom('api_services').selectAll().where('client_id', '=', value<string>('clientId')));

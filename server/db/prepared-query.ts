@@ -49,6 +49,17 @@ function prepare<O>(db: Database, build: (db: Database, value: Placeholder) => C
   };
 }
 
+/** A row of placeholders named after its columns (prefixed when one statement inserts several rows). */
+export function placeholderRow<R>(value: Placeholder, columns: ReadonlyArray<keyof R & string>, prefix = ''): R {
+  return Object.fromEntries(columns.map((column) => [column, value(`${prefix}${column}`)])) as R;
+}
+
+/** The values a placeholderRow binds: an optional column left out is null. */
+export function rowValues<R>(row: R, columns: ReadonlyArray<keyof R & string>, prefix = '', into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const column of columns) into[`${prefix}${column}`] = row[column] ?? null;
+  return into;
+}
+
 /** The first row, as Kysely's executeTakeFirst gives it. */
 export const firstRow = <O>(result: QueryResult<O>): O | undefined => result.rows[0];
 /** How many rows an update or delete changed. */

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database';
-import { changedRows, firstRow, preparedQuery, type Placeholder } from '../db/prepared-query';
+import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
 
 export type CodeRow = Selectable<OauthCodesTable>;
@@ -23,8 +23,8 @@ export class ServiceSessionsRepository {
     await this.db.insertInto('oauth_codes').values(code).execute();
   }
 
-  findCode(codeHash: string): Promise<CodeRow | undefined> {
-    return this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+  async findCode(codeHash: string): Promise<CodeRow | undefined> {
+    return firstRow(await codeByHash(this.db, { codeHash }));
   }
 
   /** Marks a code used; false when it already was (a replay, or a concurrent exchange). */
@@ -39,14 +39,8 @@ export class ServiceSessionsRepository {
    */
   async openSessionWithCode(session: ServiceSessionRow, codeHash: string, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      const used = await tx
-        .updateTable('oauth_codes')
-        .set({ used_at: session.issued_at, service_session_id: session.id })
-        .where('code_hash', '=', codeHash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (used.numUpdatedRows !== 1n) return false;
-      await tx.insertInto('service_sessions').values(session).execute();
+      if (changedRows(await useCodeForSession(tx, { codeHash, now: session.issued_at, sessionId: session.id })) !== 1) return false;
+      await insertSession(tx, rowValues(session, SESSION_COLUMNS));
       await insertTokens(tx, tokens);
       return true;
     });
@@ -137,17 +131,25 @@ const slideSession = preparedQuery((db, value) =>
 );
 
 const TOKEN_COLUMNS = ['token_hash', 'kind', 'scope', 'service_session_id', 'created_at', 'expires_at', 'used_at'] as const;
-const tokenRow = (value: Placeholder, at: number) => Object.fromEntries(TOKEN_COLUMNS.map((column) => [column, value(`${at}.${column}`)])) as Insertable<ServiceTokensTable>;
 // A grant issues an access token, and a refresh token with it when the service may refresh.
-const insertTokenRows = [1, 2].map((count) => preparedQuery((db, value) => db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => tokenRow(value, at)))));
+const insertTokenRows = [1, 2].map((count) =>
+  preparedQuery((db, value) => db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => placeholderRow<Insertable<ServiceTokensTable>>(value, TOKEN_COLUMNS, `${at}.`)))),
+);
 
 /** Inserts a grant's tokens in one statement. */
 function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>>) {
   const insert = insertTokenRows[tokens.length - 1];
   if (!insert) throw new Error(`a grant issues one or two tokens, not ${tokens.length}`);
   const values: Record<string, unknown> = {};
-  tokens.forEach((token, at) => {
-    for (const column of TOKEN_COLUMNS) values[`${at}.${column}`] = token[column] ?? null;
-  });
+  tokens.forEach((token, at) => rowValues(token, TOKEN_COLUMNS, `${at}.`, values));
   return insert(db, values);
 }
+
+const codeByHash = preparedQuery((db, value) => db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', value<string>('codeHash')));
+
+const useCodeForSession = preparedQuery((db, value) =>
+  db.updateTable('oauth_codes').set({ used_at: value('now'), service_session_id: value('sessionId') }).where('code_hash', '=', value<string>('codeHash')).where('used_at', 'is', null),
+);
+
+const SESSION_COLUMNS = ['id', 'service_id', 'user_id', 'user_session_id', 'scope', 'ip_address', 'auth_time', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
+const insertSession = preparedQuery((db, value) => db.insertInto('service_sessions').values(placeholderRow<ServiceSessionRow>(value, SESSION_COLUMNS)));

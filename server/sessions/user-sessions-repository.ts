@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/database';
+import { changedRows, firstRow, preparedQuery } from '../db/prepared-query';
 import type { RefreshTokensTable, UserSessionsTable } from '../db/schema';
 
 export type UserSessionRow = Selectable<UserSessionsTable>;
@@ -18,25 +19,17 @@ export class UserSessionsRepository {
     });
   }
 
-  findById(id: string): Promise<UserSessionRow | undefined> {
-    return this.db.selectFrom('user_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  async findById(id: string): Promise<UserSessionRow | undefined> {
+    return firstRow(await sessionById(this.db, { id }));
   }
 
   /** The session with its user's existence, for checking an access token. */
-  findLiveForUser(sessionId: string, userId: string, now: number) {
-    return this.db
-      .selectFrom('user_sessions')
-      .innerJoin('users', 'users.id', 'user_sessions.user_id')
-      .select(['user_sessions.id', 'users.is_admin'])
-      .where('user_sessions.id', '=', sessionId)
-      .where('user_sessions.user_id', '=', userId)
-      .where('user_sessions.revoked_at', 'is', null)
-      .where('user_sessions.expires_at', '>', now)
-      .executeTakeFirst();
+  async findLiveForUser(sessionId: string, userId: string, now: number) {
+    return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));
   }
 
-  findToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
-    return this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  async findToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
+    return firstRow(await refreshTokenByHash(this.db, { tokenHash }));
   }
 
   findChild(tokenHash: string): Promise<RefreshTokenRow | undefined> {
@@ -51,18 +44,9 @@ export class UserSessionsRepository {
    */
   async replaceLiveToken(liveHash: string, parentHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      const withdrawn = await tx
-        .updateTable('refresh_tokens')
-        .set({ rotated_at: now })
-        .where('token_hash', '=', liveHash)
-        .where('rotated_at', 'is', null)
-        .executeTakeFirst();
-      if (withdrawn.numUpdatedRows !== 1n) return false;
-      await tx
-        .insertInto('refresh_tokens')
-        .values({ token_hash: newHash, session_id: sessionId, parent_hash: parentHash, created_at: now, rotated_at: null })
-        .execute();
-      await tx.updateTable('user_sessions').set({ last_active: now, expires_at: expiresAt }).where('id', '=', sessionId).execute();
+      if (changedRows(await withdrawToken(tx, { liveHash, now })) !== 1) return false;
+      await insertChildToken(tx, { newHash, sessionId, parentHash, now });
+      await slideSession(tx, { sessionId, now, expiresAt });
       return true;
     });
   }
@@ -80,3 +64,31 @@ export class UserSessionsRepository {
     for (const { id } of sessions) await this.revoke(id, now);
   }
 }
+
+// Every profile call and first-party refresh runs these: compiled once (see preparedQuery).
+const sessionById = preparedQuery((db, value) => db.selectFrom('user_sessions').selectAll().where('id', '=', value<string>('id')));
+
+const liveSessionOfUser = preparedQuery((db, value) =>
+  db
+    .selectFrom('user_sessions')
+    .innerJoin('users', 'users.id', 'user_sessions.user_id')
+    .select(['user_sessions.id', 'users.is_admin'])
+    .where('user_sessions.id', '=', value<string>('sessionId'))
+    .where('user_sessions.user_id', '=', value<string>('userId'))
+    .where('user_sessions.revoked_at', 'is', null)
+    .where('user_sessions.expires_at', '>', value<number>('now')),
+);
+
+const refreshTokenByHash = preparedQuery((db, value) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', value<string>('tokenHash')));
+
+const withdrawToken = preparedQuery((db, value) =>
+  db.updateTable('refresh_tokens').set({ rotated_at: value('now') }).where('token_hash', '=', value<string>('liveHash')).where('rotated_at', 'is', null),
+);
+
+const insertChildToken = preparedQuery((db, value) =>
+  db.insertInto('refresh_tokens').values({ token_hash: value('newHash'), session_id: value('sessionId'), parent_hash: value('parentHash'), created_at: value('now'), rotated_at: null }),
+);
+
+const slideSession = preparedQuery((db, value) =>
+  db.updateTable('user_sessions').set({ last_active: value('now'), expires_at: value('expiresAt') }).where('id', '=', value<string>('sessionId')),
+);

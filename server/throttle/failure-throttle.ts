@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database';
+import { preparedQuery } from '../db/prepared-query';
 import { AppError } from '../errors';
 
 export type ThrottleRule = { limit: number; windowSeconds: number };
@@ -20,11 +21,8 @@ export class FailureThrottle {
    */
   async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<Set<string>> {
     const now = this.clock();
-    const rows = await this.db
-      .selectFrom('throttle')
-      .selectAll()
-      .where('key', 'in', entries.map(([key]) => key))
-      .execute();
+    const keys = entries.map(([key]) => key);
+    const { rows } = await throttleRows(keys.length)(this.db, Object.fromEntries(keys.entries()));
     for (const [key, rule] of entries) {
       const row = rows.find((r) => r.key === key);
       const windowEnd = row ? row.window_start + rule.windowSeconds * 1000 : 0;
@@ -57,4 +55,19 @@ export class FailureThrottle {
   async reset(key: string): Promise<void> {
     await this.db.deleteFrom('throttle').where('key', '=', key).execute();
   }
+}
+
+// Every client authentication and sign-in reads its keys first: compiled once per key count.
+const byKeyCount = new Map<number, ReturnType<typeof throttleRowsOf>>();
+const throttleRowsOf = (count: number) =>
+  preparedQuery((db, value) =>
+    db
+      .selectFrom('throttle')
+      .selectAll()
+      .where('key', 'in', Array.from({ length: count }, (_, at) => value<string>(String(at)))),
+  );
+function throttleRows(count: number) {
+  let query = byKeyCount.get(count);
+  if (!query) byKeyCount.set(count, (query = throttleRowsOf(count)));
+  return query;
 }
