@@ -40,8 +40,8 @@ export class UsersRepository {
     return firstRow(await userById(this.db, { id }));
   }
 
-  findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    return firstRow(await userByEmail(this.db, { email: normaliseEmail(email) }));
   }
 
   async adminExists(): Promise<boolean> {
@@ -79,7 +79,7 @@ export class UsersRepository {
   }
 
   async recordLogin(id: string, now: number): Promise<void> {
-    await this.db.updateTable('users').set({ last_login: now }).where('id', '=', id).execute();
+    await setLastLogin(this.db, { id, now });
   }
 }
 
@@ -89,5 +89,7 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
-// Read by every code exchange and profile call: compiled once (see preparedQuery).
+// Every sign-in, code exchange and profile call runs these: compiled once (see preparedQuery).
 const userById = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('id', '=', value<string>('id')));
+const userByEmail = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('email', '=', value<string>('email')));
+const setLastLogin = preparedQuery((db, value) => db.updateTable('users').set({ last_login: value('now') }).where('id', '=', value<string>('id')));

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/database';
-import { changedRows, firstRow, preparedQuery } from '../db/prepared-query';
+import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
 import type { RefreshTokensTable, UserSessionsTable } from '../db/schema';
 
 export type UserSessionRow = Selectable<UserSessionsTable>;
@@ -11,11 +11,8 @@ export class UserSessionsRepository {
 
   async insert(session: UserSessionRow, firstTokenHash: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
-      await tx.insertInto('user_sessions').values(session).execute();
-      await tx
-        .insertInto('refresh_tokens')
-        .values({ token_hash: firstTokenHash, session_id: session.id, parent_hash: null, created_at: session.issued_at, rotated_at: null })
-        .execute();
+      await insertSession(tx, rowValues(session, SESSION_COLUMNS));
+      await insertFirstToken(tx, { tokenHash: firstTokenHash, sessionId: session.id, now: session.issued_at });
     });
   }
 
@@ -65,7 +62,7 @@ export class UserSessionsRepository {
   }
 }
 
-// Every profile call and first-party refresh runs these: compiled once (see preparedQuery).
+// Every sign-in, profile call and first-party refresh runs these: compiled once (see preparedQuery).
 const sessionById = preparedQuery((db, value) => db.selectFrom('user_sessions').selectAll().where('id', '=', value<string>('id')));
 
 const liveSessionOfUser = preparedQuery((db, value) =>
@@ -91,4 +88,11 @@ const insertChildToken = preparedQuery((db, value) =>
 
 const slideSession = preparedQuery((db, value) =>
   db.updateTable('user_sessions').set({ last_active: value('now'), expires_at: value('expiresAt') }).where('id', '=', value<string>('sessionId')),
+);
+
+const SESSION_COLUMNS = ['id', 'user_id', 'device_info', 'ip_address', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
+const insertSession = preparedQuery((db, value) => db.insertInto('user_sessions').values(placeholderRow<UserSessionRow>(value, SESSION_COLUMNS)));
+
+const insertFirstToken = preparedQuery((db, value) =>
+  db.insertInto('refresh_tokens').values({ token_hash: value('tokenHash'), session_id: value('sessionId'), parent_hash: null, created_at: value('now'), rotated_at: null }),
 );
