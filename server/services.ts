@@ -75,7 +75,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const oauth = {
     services: apiServicesRepository,
     authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, config.publicUrl, clock),
-    tokens: new TokenEndpoint(serviceSessions, users, userSessionsRepository, tokenIssuer, config.refreshTokenTtl, clock),
+    tokens: new TokenEndpoint(serviceSessions, tokenIssuer, config.refreshTokenTtl, clock),
     introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
   };

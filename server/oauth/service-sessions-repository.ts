@@ -9,10 +9,14 @@ export type ServiceTokenRow = Selectable<ServiceTokensTable>;
 
 export type TokenInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepository['findTokenInContext']>>>;
 
-/** The user behind a token in context, or undefined when the account was deleted. */
-export function userOfToken(token: TokenInContext) {
-  if (token.email === null) return undefined;
-  return { id: token.user_id, email: token.email, email_verified: token.email_verified!, full_name: token.full_name!, profile_picture: token.profile_picture };
+export type CodeInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepository['findCodeInContext']>>>;
+
+type JoinedUser = Pick<TokenInContext, 'user_id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture'>;
+
+/** The user joined to a token or code, or undefined when the account was deleted. */
+export function userOf(row: JoinedUser) {
+  if (row.email === null) return undefined;
+  return { id: row.user_id, email: row.email, email_verified: row.email_verified!, full_name: row.full_name!, profile_picture: row.profile_picture };
 }
 
 /** Codes, service sessions and their tokens: the OIDC provider's state, all in the database. */
@@ -25,6 +29,11 @@ export class ServiceSessionsRepository {
 
   async findCode(codeHash: string): Promise<CodeRow | undefined> {
     return firstRow(await codeByHash(this.db, { codeHash }));
+  }
+
+  /** A code with its user's claims and the state of the sign-in behind it, in one query. */
+  async findCodeInContext(codeHash: string) {
+    return firstRow(await codeInContext(this.db, { codeHash }));
   }
 
   /** Marks a code used; false when it already was (a replay, or a concurrent exchange). */
@@ -146,6 +155,16 @@ function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>
 }
 
 const codeByHash = preparedQuery((db, value) => db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', value<string>('codeHash')));
+
+const codeInContext = preparedQuery((db, value) =>
+  db
+    .selectFrom('oauth_codes')
+    .leftJoin('users', 'users.id', 'oauth_codes.user_id')
+    .leftJoin('user_sessions', 'user_sessions.id', 'oauth_codes.user_session_id')
+    .selectAll('oauth_codes')
+    .select(['users.email', 'users.email_verified', 'users.full_name', 'users.profile_picture', 'user_sessions.id as signed_in_session_id', 'user_sessions.revoked_at as user_session_revoked_at'])
+    .where('oauth_codes.code_hash', '=', value<string>('codeHash')),
+);
 
 const useCodeForSession = preparedQuery((db, value) =>
   db.updateTable('oauth_codes').set({ used_at: value('now'), service_session_id: value('sessionId') }).where('code_hash', '=', value<string>('codeHash')).where('used_at', 'is', null),

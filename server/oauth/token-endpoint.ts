@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
-import type { UsersRepository } from '../accounts/users-repository';
-import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
 import { hashToken } from '../sessions/tokens';
 import { checkGrantType } from './checks/check-grant-type';
 import { checkPkceVerifier } from './checks/check-pkce';
 import { checkScopeWithin } from './checks/check-scope';
 import { OAuthError } from './oauth-error';
-import { userOfToken, type ServiceSessionsRepository } from './service-sessions-repository';
+import { userOf, type ServiceSessionsRepository } from './service-sessions-repository';
 import type { TokenIssuer } from './token-issuer';
 
 export type TokenRequest = {
@@ -34,8 +32,6 @@ const allowsRefresh = (service: ApiServiceRow) => (JSON.parse(service.grant_type
 export class TokenEndpoint {
   constructor(
     private readonly serviceSessions: ServiceSessionsRepository,
-    private readonly users: UsersRepository,
-    private readonly userSessions: UserSessionsRepository,
     private readonly issuer: TokenIssuer,
     private readonly refreshTokenTtlSeconds: number,
     private readonly clock: () => number,
@@ -50,17 +46,15 @@ export class TokenEndpoint {
     if (!request.code) throw new OAuthError('invalid_request', 'code is missing');
     const now = this.clock();
     const codeHash = hashToken(request.code);
-    const code = await this.serviceSessions.findCode(codeHash);
+    const code = await this.serviceSessions.findCodeInContext(codeHash);
     if (!code || code.service_id !== service.id) throw new OAuthError('invalid_grant', 'The code is invalid');
     if (code.used_at !== null) return this.replayed(code.code_hash, now);
-    let user: Awaited<ReturnType<UsersRepository['findById']>>;
+    const user = userOf(code);
     try {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
       if ((request.redirect_uri ?? code.redirect_uri) !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
       checkPkceVerifier(code.code_challenge, request.code_verifier);
-      user = await this.users.findById(code.user_id);
-      const userSession = await this.userSessions.findById(code.user_session_id);
-      if (!user || !userSession || userSession.revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+      if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
     } catch (error) {
       // A code is good for one try: a wrong verifier cannot be followed by a guess.
       await this.serviceSessions.useCode(codeHash, now);
@@ -104,7 +98,7 @@ export class TokenEndpoint {
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
     if (token.session_revoked_at !== null || token.session_expires_at <= now || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
-    const user = userOfToken(token);
+    const user = userOf(token);
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
 
     const scopes = checkScopeWithin(token.scope.split(' '), request.scope);

@@ -2,7 +2,7 @@ import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { hashToken } from '../sessions/tokens';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';
-import { userOfToken, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
+import { userOf, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
 import { claimsFor } from './token-issuer';
 
 export type LiveToken = TokenInContext & { scopes: string[] };
@@ -30,7 +30,7 @@ export class TokenIntrospection {
   async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
     if (!accessToken) throw new OAuthError('invalid_token', 'An access token is required', 401, undefined, { 'WWW-Authenticate': 'Bearer' });
     const live = await this.live(accessToken);
-    const user = live?.kind === 'access' ? userOfToken(live) : undefined;
+    const user = live?.kind === 'access' ? userOf(live) : undefined;
     if (!live || !user) throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401, undefined, INVALID_TOKEN);
     this.lastActive.record(live.service_session_id, this.clock());
     return claimsFor(user, live.scopes);

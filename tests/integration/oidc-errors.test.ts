@@ -13,7 +13,7 @@ afterEach(async () => f.close());
 const verifier = 'v'.repeat(43) + 'erifier-for-tests';
 const challenge = async () => client.calculatePKCECodeChallenge(verifier);
 
-async function code(params: Record<string, string> = {}) {
+async function code(params: Record<string, string> = {}, access = f.user.access) {
   const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', {
     client_id: service.clientId,
     redirect_uri: CALLBACK,
@@ -23,7 +23,7 @@ async function code(params: Record<string, string> = {}) {
     code_challenge: await challenge(),
     code_challenge_method: 'S256',
     ...params,
-  }, f.user.access);
+  }, access);
   return answer;
 }
 
@@ -69,6 +69,18 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     const c = (await code()).body.code;
     expect((await exchange(c, { code_verifier: 'w'.repeat(50) })).body.error).toBe('invalid_grant');
     expect((await exchange(c)).body.error).toBe('invalid_grant');
+  });
+
+  it('a code whose sign-in has ended: signed out, or the account deleted', async () => {
+    const signIn = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body;
+    const c = (await code({}, signIn.access)).body.code;
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/logout', {}, signIn.refresh)).status).toBe(200);
+    expect((await exchange(c)).body).toEqual({ error: 'invalid_grant', error_description: 'The sign-in behind this code has ended' });
+
+    const live = (await code()).body.code;
+    const profile = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, f.user.access)).body;
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/admin/users/${profile.id}`, undefined, f.adminToken)).status).toBe(200);
+    expect((await exchange(live)).body.error).toBe('invalid_grant');
   });
 
   it('a code after 60 seconds', async () => {
