@@ -4,6 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { migrations } from './migrations/index';
+import { useNamedStatements } from './postgres-named-statements';
 import { withStatementCache } from './statement-cache';
 import { scheduleWalCheckpoints } from './wal-checkpoints';
 import type { DB } from './schema';
@@ -33,6 +34,7 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
+    useNamedStatements(pool);
     const location = new URL(options.databaseUrl);
     location.password = '';
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: location.toString() };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
@@ -69,5 +70,46 @@ describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) 
       return database.selectFrom('api_services').select('id');
     });
     await expect(dropped(db, { unused: 'x' })).rejects.toThrow('placeholders not bound as parameters: unused');
+  });
+});
+
+describe('on PostgreSQL, prepared queries are named statements', () => {
+  let database: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    db = (await openTestDatabase(database)).db;
+    await db.insertInto('api_services').values([service('a'), service('b')]).execute();
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+
+  const namedOnThisConnection = async (connection: Database) =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'hg\\_%'`.execute(connection)).rows.map((row) => row.statement);
+
+  it('parsed once per connection, while other queries stay unnamed', async () => {
+    await db.connection().execute(async (connection) => {
+      expect(await namedOnThisConnection(connection)).toEqual([]);
+      await connection.selectFrom('api_services').select('id').where('client_id', '=', 'client-a').execute();
+      expect(await namedOnThisConnection(connection)).toEqual([]);
+      await serviceNamed(connection, { clientId: 'client-a' });
+      expect(firstRow(await serviceNamed(connection, { clientId: 'client-b' }))).toEqual({ id: 'b', name: 'Service b' });
+      const named = await namedOnThisConnection(connection);
+      expect(named).toHaveLength(1);
+      expect(named[0]).toContain('"client_id" = $1');
+    });
+  });
+
+  it('still answers when a newer replica adds a column to a table a statement selects * from', async () => {
+    const everything = preparedQuery((database, value) => database.selectFrom('api_services').selectAll().where('id', '=', value<string>('id')));
+    await db.connection().execute(async (connection) => {
+      expect(firstRow(await everything(connection, { id: 'a' }))?.client_id).toBe('client-a');
+      await sql`alter table api_services add column added_later text`.execute(db);
+      const row = firstRow(await everything(connection, { id: 'a' })) as Record<string, unknown> | undefined;
+      expect(row?.client_id).toBe('client-a');
+      expect(row).toHaveProperty('added_later', null);
+    });
   });
 });

@@ -9,6 +9,10 @@ export type Placeholder = <T>(name: string) => T;
 
 type Prepared<O> = { compiled: CompiledQuery<O>; bind: (values: Record<string, unknown>) => unknown[] };
 
+// Every SQL text compiled here: PostgreSQL runs these as named statements (postgres-named-statements.ts).
+const compiledSql = new Set<string>();
+export const isPreparedSql = (sql: string) => compiledSql.has(sql);
+
 /**
  * A query built and compiled once per SQL dialect, then run with fresh values bound. Kysely
  * rebuilds and recompiles its syntax tree on every call: on userinfo that was a quarter of the
@@ -37,6 +41,7 @@ function prepare<O>(db: Database, build: (db: Database, value: Placeholder) => C
   const missing = [...names].filter((name) => !bound.includes(name));
   if (missing.length > 0) throw new Error(`placeholders not bound as parameters: ${missing.join(', ')}`);
   const parameters = compiled.parameters;
+  compiledSql.add(compiled.sql);
   return {
     compiled,
     bind: (values) =>
