@@ -1,7 +1,8 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Database } from './database';
 
-// Stands in for a value while the query is compiled; cannot come from a request (NUL is refused).
+// Stands in for a value while the query is compiled, and only then: run-time values are bound by
+// position, never written into SQL.
 const PLACEHOLDER = '\u0000placeholder:';
 
 /** Names a value bound at run time; typed as whatever the query expects there. */

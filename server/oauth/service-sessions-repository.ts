@@ -9,8 +9,6 @@ export type ServiceTokenRow = Selectable<ServiceTokensTable>;
 
 export type TokenInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepository['findTokenInContext']>>>;
 
-export type CodeInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepository['findCodeInContext']>>>;
-
 type JoinedUser = Pick<TokenInContext, 'user_id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture'>;
 
 /** The user joined to a token or code, or undefined when the account was deleted. */
