@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { isPreparedSql } from './prepared-query';
 
-// PostgreSQL refuses a cached statement whose rows changed shape (a column added by a newer
-// replica's migration to a table it selects `*` from): "cached plan must not change result type".
-const RESULT_TYPE_CHANGED = '0A000';
+// When a named statement cannot be used on a connection, the query runs unnamed there instead:
+// 0A000, PostgreSQL refuses a cached statement whose rows changed shape (a column added by a newer
+// replica's migration to a table it selects `*` from); 26000 and 42P05, the server side lost or
+// already has the statement (DISCARD ALL, or a pooler such as PgBouncer swapping connections).
+const CANNOT_USE_NAMED = new Set(['0A000', '26000', '42P05']);
 
 type Query = (config: QueryConfig) => Promise<QueryResult>;
 
@@ -26,7 +28,7 @@ export function useNamedStatements(pool: Pool): void {
       try {
         return await (original as Query)({ name, text, values });
       } catch (error) {
-        if ((error as { code?: unknown }).code !== RESULT_TYPE_CHANGED) throw error;
+        if (!CANNOT_USE_NAMED.has((error as { code?: string }).code ?? '')) throw error;
         stale.add(name);
         return original(text, values);
       }

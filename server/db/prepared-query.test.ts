@@ -102,6 +102,14 @@ describe('on PostgreSQL, prepared queries are named statements', () => {
     });
   });
 
+  it('still answers when the server has lost the statements (DISCARD ALL, a connection pooler)', async () => {
+    await db.connection().execute(async (connection) => {
+      await serviceNamed(connection, { clientId: 'client-a' });
+      await sql`deallocate all`.execute(connection);
+      expect(firstRow(await serviceNamed(connection, { clientId: 'client-b' }))?.id).toBe('b');
+    });
+  });
+
   it('still answers when a newer replica adds a column to a table a statement selects * from', async () => {
     const everything = preparedQuery((database, value) => database.selectFrom('api_services').selectAll().where('id', '=', value<string>('id')));
     await db.connection().execute(async (connection) => {
