@@ -23,11 +23,11 @@ const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : unde
 const wanted = ([name]: [string, unknown]) => !only || only.has(name);
 const profileDir = process.argv.includes('--profile') ? path.join(import.meta.dirname, 'profiles') : undefined;
 
-// Production mode: the compiled server, as `npm start` runs it.
+// Production mode: the compiled server, as `npm start` runs it, at the default LOG_LEVEL (info).
 const bundle = await buildServer();
 const database = await createTestDatabase();
 const ours = await startServerProcess(
-  { NODE_ENV: 'production', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), LOG_LEVEL: 'error', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
+  { NODE_ENV: 'production', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
   undefined,
   [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   bundle,

@@ -48,6 +48,23 @@ it('backs up a live SQLite database with every account in it (PostgreSQL is poin
   expect(existsSync(target)).toBe(true);
 });
 
+it('logs a line per request only at LOG_LEVEL=debug, with the path and never the query string', async () => {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => lines.push(line) };
+  const hint = 'eyJhbGciOiJSUzI1NiJ9.secret-hint.signature';
+  for (const level of ['info', 'debug']) {
+    await t.close();
+    t = await startTestApp({}, { logger: { level, stream } });
+    lines.length = 0;
+    await call(t.app, 'GET', `/signout?id_token_hint=${hint}`);
+    await call(t.app, 'GET', '/healthz');
+    const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request');
+    if (level === 'info') expect(requests).toEqual([]);
+    else expect(requests.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'GET', path: '/signout', status: expect.any(Number) }, { method: 'GET', path: '/healthz', status: 200 }]);
+    expect(lines.join('')).not.toContain('secret-hint');
+  }
+});
+
 it('serves Prometheus metrics only when METRICS=true, counting routes and sign-in results', async () => {
   expect((await call(t.app, 'GET', '/metrics')).status).toBe(404);
   await t.close();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app';
+import { buildApp, type AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import type { Services } from '../../server/services';
@@ -15,7 +15,7 @@ export type TestApp = {
 };
 
 /** A whole app on its own fresh database, with a clock the test controls. */
-export async function startTestApp(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number; logger?: AppOptions['logger'] } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const { db } = await openTestDatabase(database);
   const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });
