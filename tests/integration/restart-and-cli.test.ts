@@ -80,13 +80,19 @@ describe('npm run admin', () => {
     server = await startServerProcess(serverEnv());
     const first = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } });
     expect(first.status).toBe(200);
+    const otherDevice = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } });
+    expect(otherDevice.status).toBe(200);
     const profile = await httpJson(`${server.url}/api/v1/auth/profile`, { token: first.body.access });
     expect(profile.body.is_admin).toBe(true);
 
     // The password comes from standard input here, as from a pipe.
     const reset = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'Changed456\n');
     expect(await reset.exited, reset.stderr()).toBe(0);
-    expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: first.body.access })).status).toBe(401);
+    // Every session of the account has ended: on both devices, neither token works any more.
+    for (const device of [first, otherDevice]) {
+      expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: device.body.access })).status).toBe(401);
+      expect((await httpJson(`${server.url}/api/v1/auth/refresh`, { method: 'POST', token: device.body.refresh, body: {} })).status).toBe(401);
+    }
     expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } })).status).toBe(401);
     const second = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } });
     expect(second.status).toBe(200);
