@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import type { Database } from './database';
-import { changedRows, firstRow, preparedQuery } from './prepared-query';
+import { changedRows, firstRow, preparedQuery, preparedQueryPerCount } from './prepared-query';
 
 const serviceNamed = preparedQuery((db, value) => db.selectFrom('api_services').select(['id', 'name']).where('client_id', '=', value<string>('clientId')));
 const rename = preparedQuery((db, value) => db.updateTable('api_services').set({ name: value('name') }).where('id', '=', value<string>('id')));
@@ -56,6 +56,15 @@ describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) 
     ).rejects.toThrow('roll back');
     expect(firstRow(await serviceNamed(db, { clientId: 'client-a' }))?.name).toBe('Renamed');
     expect(firstRow(await serviceNamed(db, { clientId: 'client-b' }))?.name).toBe('Service b');
+  });
+
+  it('compiles a query per count of values, each once', async () => {
+    const servicesNamed = preparedQueryPerCount((database, value, count) =>
+      database.selectFrom('api_services').select('id').where('client_id', 'in', Array.from({ length: count }, (_, at) => value<string>(String(at)))).orderBy('id'),
+    );
+    expect(servicesNamed(2)).toBe(servicesNamed(2));
+    expect((await servicesNamed(1)(db, { 0: 'client-b' })).rows).toEqual([{ id: 'b' }]);
+    expect((await servicesNamed(2)(db, { 0: 'client-b', 1: 'client-a' })).rows).toEqual([{ id: 'a' }, { id: 'b' }]);
   });
 
   it('refuses a run with a value missing', async () => {

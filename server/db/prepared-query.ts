@@ -30,6 +30,19 @@ export function preparedQuery<O>(build: (db: Database, value: Placeholder) => Co
   };
 }
 
+/**
+ * Prepared queries that differ only in how many of something they take (rows inserted, keys
+ * matched): each count is compiled once, the first time it is used.
+ */
+export function preparedQueryPerCount<O>(build: (db: Database, value: Placeholder, count: number) => Compilable<O>) {
+  const byCount = new Map<number, ReturnType<typeof preparedQuery<O>>>();
+  return (count: number) => {
+    let query = byCount.get(count);
+    if (!query) byCount.set(count, (query = preparedQuery((db, value) => build(db, value, count))));
+    return query;
+  };
+}
+
 function prepare<O>(db: Database, build: (db: Database, value: Placeholder) => Compilable<O>): Prepared<O> {
   const names = new Set<string>();
   const compiled = build(db, <T>(name: string) => {

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database';
-import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
+import { changedRows, firstRow, placeholderRow, preparedQuery, preparedQueryPerCount, rowValues } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
 
 export type CodeRow = Selectable<OauthCodesTable>;
@@ -139,17 +139,15 @@ const slideSession = preparedQuery((db, value) =>
 
 const TOKEN_COLUMNS = ['token_hash', 'kind', 'scope', 'service_session_id', 'created_at', 'expires_at', 'used_at'] as const;
 // A grant issues an access token, and a refresh token with it when the service may refresh.
-const insertTokenRows = [1, 2].map((count) =>
-  preparedQuery((db, value) => db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => placeholderRow<Insertable<ServiceTokensTable>>(value, TOKEN_COLUMNS, `${at}.`)))),
+const insertTokenRows = preparedQueryPerCount((db, value, count) =>
+  db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => placeholderRow<Insertable<ServiceTokensTable>>(value, TOKEN_COLUMNS, `${at}.`))),
 );
 
 /** Inserts a grant's tokens in one statement. */
 function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>>) {
-  const insert = insertTokenRows[tokens.length - 1];
-  if (!insert) throw new Error(`a grant issues one or two tokens, not ${tokens.length}`);
   const values: Record<string, unknown> = {};
   tokens.forEach((token, at) => rowValues(token, TOKEN_COLUMNS, `${at}.`, values));
-  return insert(db, values);
+  return insertTokenRows(tokens.length)(db, values);
 }
 
 const codeByHash = preparedQuery((db, value) => db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', value<string>('codeHash')));

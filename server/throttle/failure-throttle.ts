@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database';
-import { preparedQuery } from '../db/prepared-query';
+import { preparedQueryPerCount } from '../db/prepared-query';
 import { AppError } from '../errors';
 
 export type ThrottleRule = { limit: number; windowSeconds: number };
@@ -58,16 +58,9 @@ export class FailureThrottle {
 }
 
 // Every client authentication and sign-in reads its keys first: compiled once per key count.
-const byKeyCount = new Map<number, ReturnType<typeof throttleRowsOf>>();
-const throttleRowsOf = (count: number) =>
-  preparedQuery((db, value) =>
-    db
-      .selectFrom('throttle')
-      .selectAll()
-      .where('key', 'in', Array.from({ length: count }, (_, at) => value<string>(String(at)))),
-  );
-function throttleRows(count: number) {
-  let query = byKeyCount.get(count);
-  if (!query) byKeyCount.set(count, (query = throttleRowsOf(count)));
-  return query;
-}
+const throttleRows = preparedQueryPerCount((db, value, count) =>
+  db
+    .selectFrom('throttle')
+    .selectAll()
+    .where('key', 'in', Array.from({ length: count }, (_, at) => value<string>(String(at)))),
+);
