@@ -2,11 +2,12 @@
 // each in its own process, measured with the same autocannon settings, alternating; prints a
 // table and writes bench/results.json. Speed lives here, never in the tests.
 //   --only a,b   run just those scenarios      --profile   write our server's CPU profile
-//   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings)
+//   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings);
+//   GLIBC_TUNABLES and MALLOC_* in the environment replace its allocator settings (SERVER_ENV)
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, SERVER_NODE_FLAGS } from '../scripts/build-server.mjs';
+import { buildServer, SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/build-server.mjs';
 import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
@@ -23,11 +24,13 @@ const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : unde
 const wanted = ([name]: [string, unknown]) => !only || only.has(name);
 const profileDir = process.argv.includes('--profile') ? path.join(import.meta.dirname, 'profiles') : undefined;
 
-// Production mode: the compiled server, as `npm start` runs it, at the default LOG_LEVEL (info).
+// Production mode: the compiled server, as `npm start` runs it, at the default LOG_LEVEL (info;
+// the test harness would otherwise lower it to warn).
 const bundle = await buildServer();
 const database = await createTestDatabase();
+const allocatorSettings = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && (entry[0] === 'GLIBC_TUNABLES' || entry[0].startsWith('MALLOC_'))));
 const ours = await startServerProcess(
-  { NODE_ENV: 'production', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
+  { ...SERVER_ENV, ...allocatorSettings, NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: database.dataDir, STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-web-')), ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) },
   undefined,
   [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   bundle,

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/build-server.mjs';
 import { freePort, repoRoot } from '../support/server-process';
 
 const dataDirs: string[] = [];
@@ -29,7 +30,22 @@ function npmStart(env: Record<string, string>) {
     }
     return exited;
   };
-  return { exited, stop, stderr: () => stderr, dataDir };
+  return { exited, stop, stderr: () => stderr, dataDir, pid: child.pid! };
+}
+
+/** The Node process serving for `npm start` (in the process group npm leads): its arguments and environment. */
+function serverProcess(groupId: number): { argv: string[]; environ: string } | undefined {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The group id is the fifth field of stat, counted after the command name in parentheses.
+      if (Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]) !== groupId) continue;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('scripts/start.mjs')) return { argv, environ: readFileSync(`/proc/${pid}/environ`, 'utf8') };
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return undefined;
 }
 
 describe('npm start', () => {
@@ -62,6 +78,11 @@ describe('npm start', () => {
       expect(register.status).toBe(200);
       const fs = await import('node:fs');
       expect(fs.existsSync(path.join(run.dataDir, 'home-guard.db'))).toBe(true);
+      // With the memory settings the benchmark measures (scripts/build-server.mjs).
+      const server = serverProcess(run.pid);
+      expect(server?.argv).toEqual(expect.arrayContaining(SERVER_NODE_FLAGS));
+      // glibc, having read GLIBC_TUNABLES, splits it in place at its colons: NULs read back as colons.
+      for (const [name, value] of Object.entries(SERVER_ENV)) expect(server?.environ.replaceAll('\0', ':')).toContain(`${name}=${value}`);
     } finally {
       await run.stop();
     }
