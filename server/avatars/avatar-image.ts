@@ -1,8 +1,14 @@
 import { AppError } from '../errors';
 
 // libvips costs 19 MB of resident memory from the moment it loads: only once a picture comes.
-let loadedSharp: Promise<typeof import('sharp')> | undefined;
-const loadSharp = async () => (await (loadedSharp ??= import('sharp'))).default;
+// Its operation cache (up to 100 operations, 50 MB) is off: every picture is a new one, so it
+// would only hold memory.
+let loadedSharp: Promise<typeof import('sharp')['default']> | undefined;
+const loadSharp = () =>
+  (loadedSharp ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  }));
 
 /** Formats accepted as pictures. SVG is refused: it is a document that can carry scripts. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
