@@ -26,6 +26,7 @@ describe('loadConfig', () => {
     ['REGISTRATION', 'maybe'],
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail'],
+    ['SMTP_URL', 'smtp://[mail'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     try {
       loadConfig({ [name]: value });
