@@ -28,6 +28,7 @@ function allowCrossOrigin(app: FastifyInstance): void {
   for (const url of CROSS_ORIGIN) app.options(url, async (_request, reply) => reply.code(204).send());
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
 
 export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -41,14 +42,17 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return checkClientSecret(await oauth.services.findByClientId(credentials.clientId), credentials);
   };
 
-  app.get('/.well-known/openid-configuration', async (_request, reply) => {
-    reply.header('Cache-Control', 'public, max-age=3600');
-    return discoveryDocument(config.publicUrl);
-  });
+  // Both documents are serialised once, not per request: relying parties poll them.
+  const discovery = JSON.stringify(discoveryDocument(config.publicUrl));
+  app.get('/.well-known/openid-configuration', async (_request, reply) =>
+    reply.header('Cache-Control', 'public, max-age=3600').type(JSON_TYPE).send(discovery),
+  );
 
+  let jwks: { keys: unknown[]; json: string } | undefined;
   app.get('/.well-known/jwks.json', async (_request, reply) => {
-    reply.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
-    return { keys: await services.keys.publishedJwks() };
+    const keys = await services.keys.publishedJwks();
+    if (jwks?.keys !== keys) jwks = { keys, json: JSON.stringify({ keys }) };
+    return reply.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`).type(JSON_TYPE).send(jwks.json);
   });
 
   // A form POST to the authorization endpoint becomes the same request as a GET (OIDC Core §3.1.2.1).

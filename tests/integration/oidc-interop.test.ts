@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JWKS_MAX_AGE_SECONDS } from '../../server/keys/signing-keys';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
@@ -84,6 +85,10 @@ describe('a real relying party (openid-client)', () => {
       const response = await fetch(discovery[key], { method: key.startsWith('token') || key.startsWith('revocation') || key.startsWith('introspection') ? 'POST' : 'GET' });
       expect(response.status, key).toBeLessThan(500);
       expect(response.status, key).not.toBe(404);
+    }
+    for (const [path, maxAge] of [['/.well-known/openid-configuration', 3600], ['/.well-known/jwks.json', JWKS_MAX_AGE_SECONDS]] as const) {
+      const response = await fetch(`${f.issuer}${path}`);
+      expect([response.headers.get('content-type'), response.headers.get('cache-control'), response.headers.get('access-control-allow-origin')]).toEqual(['application/json; charset=utf-8', `public, max-age=${maxAge}`, '*']);
     }
     const jwks = (await oidcJson(f.issuer, 'GET', '/.well-known/jwks.json')).body;
     expect(jwks.keys.map((k: { alg: string }) => k.alg).sort()).toEqual(['ES256', 'RS256']);
