@@ -9,8 +9,9 @@ import type SqliteDatabase from 'better-sqlite3';
  * A checkpoint runs on the event loop and costs 2-20 µs per WAL frame depending on the disk; on a
  * slow one nearly all of it is the fsyncs (248 frames: 5.8 ms, 0.48 ms without them), which keep
  * the file sound through a power cut. So it is kept short: under the refresh-grant benchmark
- * (14,000-28,000 frames a second) a checkpoint once a second stalled the loop for 38-65 ms; every 100 ms the stalls stay under 13 ms (that scenario's p99
- * 41-47 → 21-25 ms) for about 3% more event-loop time (one fsync per checkpoint).
+ * (14,000-28,000 frames a second) a checkpoint once a second stalled the loop for 38-65 ms; every
+ * 100 ms the stalls stay under 13 ms (that scenario's p99 41-47 → 21-25 ms) for about 3% more
+ * event-loop time (one fsync per checkpoint).
  * (A worker thread doing this cost 12-18 MB of resident memory for no measurable gain.)
  */
 export function scheduleWalCheckpoints(sqlite: SqliteDatabase.Database, intervalMs = 100): { stop(): void } {

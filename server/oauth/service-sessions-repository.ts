@@ -25,8 +25,9 @@ export class ServiceSessionsRepository {
     await this.db.insertInto('oauth_codes').values(code).execute();
   }
 
-  async findCode(codeHash: string): Promise<CodeRow | undefined> {
-    return firstRow(await codeByHash(this.db, { codeHash }));
+  /** Read only when a code comes back a second time: plain Kysely, not compiled once. */
+  findCode(codeHash: string): Promise<CodeRow | undefined> {
+    return this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
   }
 
   /** A code with its user's claims and the state of the sign-in behind it, in one query. */
@@ -149,8 +150,6 @@ function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>
   tokens.forEach((token, at) => rowValues(token, TOKEN_COLUMNS, `${at}.`, values));
   return insertTokenRows(tokens.length)(db, values);
 }
-
-const codeByHash = preparedQuery((db, value) => db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', value<string>('codeHash')));
 
 const codeInContext = preparedQuery((db, value) =>
   db

@@ -12,7 +12,7 @@ export class UserSessionsRepository {
   async insert(session: UserSessionRow, firstTokenHash: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await insertSession(tx, rowValues(session, SESSION_COLUMNS));
-      await insertFirstToken(tx, { tokenHash: firstTokenHash, sessionId: session.id, now: session.issued_at });
+      await insertToken(tx, { tokenHash: firstTokenHash, sessionId: session.id, parentHash: null, now: session.issued_at });
     });
   }
 
@@ -42,7 +42,7 @@ export class UserSessionsRepository {
   async replaceLiveToken(liveHash: string, parentHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       if (changedRows(await withdrawToken(tx, { liveHash, now })) !== 1) return false;
-      await insertChildToken(tx, { newHash, sessionId, parentHash, now });
+      await insertToken(tx, { tokenHash: newHash, sessionId, parentHash, now });
       await slideSession(tx, { sessionId, now, expiresAt });
       return true;
     });
@@ -86,8 +86,9 @@ const withdrawToken = preparedQuery((db, value) =>
   db.updateTable('refresh_tokens').set({ rotated_at: value('now') }).where('token_hash', '=', value<string>('liveHash')).where('rotated_at', 'is', null),
 );
 
-const insertChildToken = preparedQuery((db, value) =>
-  db.insertInto('refresh_tokens').values({ token_hash: value('newHash'), session_id: value('sessionId'), parent_hash: value('parentHash'), created_at: value('now'), rotated_at: null }),
+// A session's first token has no parent (parentHash null); each rotation's has the one it replaced.
+const insertToken = preparedQuery((db, value) =>
+  db.insertInto('refresh_tokens').values({ token_hash: value('tokenHash'), session_id: value('sessionId'), parent_hash: value('parentHash'), created_at: value('now'), rotated_at: null }),
 );
 
 const slideSession = preparedQuery((db, value) =>
@@ -96,7 +97,3 @@ const slideSession = preparedQuery((db, value) =>
 
 const SESSION_COLUMNS = ['id', 'user_id', 'device_info', 'ip_address', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
 const insertSession = preparedQuery((db, value) => db.insertInto('user_sessions').values(placeholderRow<UserSessionRow>(value, SESSION_COLUMNS)));
-
-const insertFirstToken = preparedQuery((db, value) =>
-  db.insertInto('refresh_tokens').values({ token_hash: value('tokenHash'), session_id: value('sessionId'), parent_hash: null, created_at: value('now'), rotated_at: null }),
-);
