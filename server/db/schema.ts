@@ -36,11 +36,13 @@ export interface UserSessionsTable {
 export interface RefreshTokensTable {
   token_hash: string;
   session_id: string;
-  /** The token this one replaced; null for the first token of a session. */
+  /** The token this one replaced; null for the first token of a session. Nothing looks it up. */
   parent_hash: string | null;
   created_at: number;
   /** Set when the token was exchanged for a new one (or withdrawn); a later use is a replay. */
   rotated_at: number | null;
+  /** The token that replaced this one when it was exchanged (null if withdrawn otherwise). */
+  replaced_by: string | null;
 }
 
 export interface SigningKeysTable {

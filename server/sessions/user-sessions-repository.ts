@@ -29,19 +29,18 @@ export class UserSessionsRepository {
     return firstRow(await refreshTokenByHash(this.db, { tokenHash }));
   }
 
-  findChild(tokenHash: string): Promise<RefreshTokenRow | undefined> {
-    return this.db.selectFrom('refresh_tokens').selectAll().where('parent_hash', '=', tokenHash).orderBy('created_at', 'desc').executeTakeFirst();
-  }
-
   /**
    * Withdraws the live token `liveHash` and stores `newHash` (a child of `parentHash`) in its
    * place, sliding the session. A rotation replaces the presented token itself; a retry after a
-   * lost answer replaces the unused successor. Returns false, changing nothing, when `liveHash`
+   * lost answer replaces the unused successor, which then names no successor of its own, and the
+   * presented token names the new one instead. Returns false, changing nothing, when `liveHash`
    * was no longer live: a concurrent request got there first.
    */
   async replaceLiveToken(liveHash: string, parentHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+    const rotation = liveHash === parentHash;
     return this.db.transaction().execute(async (tx) => {
-      if (changedRows(await withdrawToken(tx, { liveHash, now })) !== 1) return false;
+      if (changedRows(await withdrawToken(tx, { liveHash, now, replacedBy: rotation ? newHash : null })) !== 1) return false;
+      if (!rotation) await tx.updateTable('refresh_tokens').set({ replaced_by: newHash }).where('token_hash', '=', parentHash).execute();
       await insertToken(tx, { tokenHash: newHash, sessionId, parentHash, now });
       await slideSession(tx, { sessionId, now, expiresAt });
       return true;
@@ -83,7 +82,11 @@ const liveSessionOfUser = preparedQuery((db, value) =>
 const refreshTokenByHash = preparedQuery((db, value) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', value<string>('tokenHash')));
 
 const withdrawToken = preparedQuery((db, value) =>
-  db.updateTable('refresh_tokens').set({ rotated_at: value('now') }).where('token_hash', '=', value<string>('liveHash')).where('rotated_at', 'is', null),
+  db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: value('now'), replaced_by: value('replacedBy') })
+    .where('token_hash', '=', value<string>('liveHash'))
+    .where('rotated_at', 'is', null),
 );
 
 // A session's first token has no parent (parentHash null); each rotation's has the one it replaced.

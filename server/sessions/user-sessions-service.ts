@@ -65,7 +65,7 @@ export class UserSessionsService {
     }
     if (!issued) {
       const latest = (await this.sessions.findToken(presentedHash))!;
-      const child = await this.sessions.findChild(presentedHash);
+      const child = latest.replaced_by === null ? undefined : await this.sessions.findToken(latest.replaced_by);
       const withinGrace = latest.rotated_at !== null && now - latest.rotated_at <= this.policy.refreshGraceSeconds * 1000;
       if (withinGrace && child && child.rotated_at === null) {
         issued = await this.sessions.replaceLiveToken(child.token_hash, presentedHash, hashToken(next), session.id, now, expiresAt);

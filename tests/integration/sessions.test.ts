@@ -73,6 +73,22 @@ describe('access and refresh tokens', () => {
     expect((await profile(retry.body.access)).status).toBe(401);
   });
 
+  it("a second retry within the grace window replaces the first retry's lost token in turn", async () => {
+    const user = await registerAndLogin(t.app);
+    const lost = await refresh(user.refresh);
+    const lostAgain = await refresh(user.refresh);
+    const retry = await refresh(user.refresh);
+    expect([lost.status, lostAgain.status, retry.status]).toEqual([200, 200, 200]);
+    expect((await profile(retry.body.access)).status).toBe(200);
+    const live = await t.db.selectFrom('refresh_tokens').select(['token_hash', 'replaced_by']).where('rotated_at', 'is', null).execute();
+    expect(live).toHaveLength(1);
+    const presented = await t.db.selectFrom('refresh_tokens').select('replaced_by').where('parent_hash', 'is', null).executeTakeFirstOrThrow();
+    expect(presented.replaced_by).toBe(live[0]!.token_hash);
+    // Neither lost token leads anywhere: presenting one is a replay.
+    expect((await refresh(lostAgain.body.refresh)).status).toBe(401);
+    expect((await profile(retry.body.access)).status).toBe(401);
+  });
+
   it('a replay within the grace window after the new token was used still revokes', async () => {
     const user = await registerAndLogin(t.app);
     const second = await refresh(user.refresh);

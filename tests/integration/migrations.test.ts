@@ -1,0 +1,48 @@
+import { Migrator } from 'kysely';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase, type Database } from '../../server/db/database';
+import { migrations } from '../../server/db/migrations/index';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+let database: TestDatabase;
+let db: Database;
+beforeEach(async () => {
+  database = await createTestDatabase();
+  db = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir }).db;
+});
+afterEach(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+const migrateTo = async (name: string) => {
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(name);
+  expect(error).toBeUndefined();
+};
+
+it('names the successor of every refresh token rotated before the upgrade', async () => {
+  await migrateTo('2026-11-22T0300-one-signing-key-per-alg');
+  await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
+  await db.insertInto('user_sessions').values({ id: 's', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
+  const token = (token_hash: string, parent_hash: string | null, created_at: number, rotated_at: number | null) => ({ token_hash, session_id: 's', parent_hash, created_at, rotated_at });
+  await db
+    .insertInto('refresh_tokens')
+    .values([
+      // first was rotated into lost, then presented again within the grace window: retry replaced lost.
+      token('first', null, 1, 2),
+      token('lost', 'first', 2, 3),
+      token('retry', 'first', 3, 4),
+      // retry was rotated normally; live is the session's token now.
+      token('live', 'retry', 4, null),
+    ])
+    .execute();
+
+  await migrateToLatest(db);
+  const rows = await db.selectFrom('refresh_tokens').select(['token_hash', 'replaced_by']).orderBy('created_at').execute();
+  expect(rows).toEqual([
+    { token_hash: 'first', replaced_by: 'retry' },
+    { token_hash: 'lost', replaced_by: null },
+    { token_hash: 'retry', replaced_by: 'live' },
+    { token_hash: 'live', replaced_by: null },
+  ]);
+});
