@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import { isUniqueViolation } from '../accounts/users-repository';
 import type { Database } from '../db/database';
@@ -7,7 +7,8 @@ import type { Database } from '../db/database';
 export type SigningAlg = 'ES256' | 'RS256';
 export const SIGNING_ALGS: readonly SigningAlg[] = ['ES256', 'RS256'];
 
-export type ActiveKey = { kid: string; alg: SigningAlg; key: CryptoKey };
+/** A private key that signs, as node:crypto takes it (see signJwt). */
+export type ActiveKey = { kid: string; alg: SigningAlg; key: KeyObject };
 /** A key that signs until `until` (a retiring key), or from then on (until: null). */
 type SigningCandidate = ActiveKey & { until: number | null };
 
@@ -144,7 +145,7 @@ export class SigningKeys {
     for (const row of rows) {
       publicKeys.set(row.kid, this.publicKeys.get(row.kid) ?? ((await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg)) as CryptoKey));
       if (row.retired_at !== null && row.retired_at <= now) continue;
-      const key = this.candidates.get(row.kid)?.key ?? ((await importJWK(JSON.parse(row.private_jwk) as JWK, row.alg)) as CryptoKey);
+      const key = this.candidates.get(row.kid)?.key ?? createPrivateKey({ key: JSON.parse(row.private_jwk) as JsonWebKey, format: 'jwk' });
       candidates.set(row.kid, { kid: row.kid, alg: row.alg as SigningAlg, key, until: row.retired_at });
     }
     this.publicKeys = publicKeys;

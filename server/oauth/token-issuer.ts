@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import type { UserRow } from '../accounts/users-repository';
+import { signJwt } from '../keys/sign-jwt';
 import type { SigningAlg, SigningKeys } from '../keys/signing-keys';
 import { hashToken, newOpaqueToken } from '../sessions/tokens';
 
@@ -48,21 +48,19 @@ export class TokenIssuer {
     const alg = (input.service.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256') satisfies SigningAlg;
     const { kid, key } = await this.keys.signingKey(alg);
     const now = Math.floor(this.clock() / 1000);
-    return new SignJWT({
+    return signJwt(alg, key, { kid, typ: 'JWT' }, {
       ...claimsFor(input.user, input.scopes),
       auth_time: Math.floor(input.authTime / 1000),
       ...(input.nonce ? { nonce: input.nonce } : {}),
       at_hash: atHash(input.accessToken),
       azp: input.service.client_id,
       sid: input.sessionId,
-    })
-      .setProtectedHeader({ alg, kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
-      .setSubject(input.user.id)
-      .setAudience(input.service.client_id)
-      .setJti(randomUUID())
-      .setIssuedAt(now)
-      .setExpirationTime(now + this.accessTokenTtlSeconds)
-      .sign(key);
+      iss: this.issuer,
+      sub: input.user.id,
+      aud: input.service.client_id,
+      jti: randomUUID(),
+      iat: now,
+      exp: now + this.accessTokenTtlSeconds,
+    });
   }
 }

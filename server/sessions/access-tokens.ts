@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import { errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { signJwt } from '../keys/sign-jwt';
 import type { SigningKeys } from '../keys/signing-keys';
 import { hashToken } from './tokens';
 import { VerifiedClaimsCache } from './verified-claims-cache';
@@ -26,15 +27,15 @@ export class AccessTokens {
   async issue(claims: AccessClaims): Promise<string> {
     const { kid, key } = await this.keys.signingKey('ES256');
     const now = Math.floor(this.clock() / 1000);
-    return new SignJWT({ sid: claims.sessionId })
-      .setProtectedHeader({ alg: 'ES256', kid, typ: TYPE })
-      .setIssuer(this.issuer)
-      .setAudience(firstPartyAudience(this.issuer))
-      .setSubject(claims.userId)
-      .setJti(randomUUID())
-      .setIssuedAt(now)
-      .setExpirationTime(now + this.ttlSeconds)
-      .sign(key);
+    return signJwt('ES256', key, { kid, typ: TYPE }, {
+      sid: claims.sessionId,
+      iss: this.issuer,
+      aud: firstPartyAudience(this.issuer),
+      sub: claims.userId,
+      jti: randomUUID(),
+      iat: now,
+      exp: now + this.ttlSeconds,
+    });
   }
 
   /** The claims of a valid token, or undefined for anything forged, foreign or expired. */
