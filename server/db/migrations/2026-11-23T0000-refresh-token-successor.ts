@@ -5,7 +5,9 @@ import { sql, type Kysely } from 'kysely';
 // answer finds it by primary key. The index on `parent_hash` served only that lookup, and it was
 // the one index every rotation wrote a random page of: dropping it took first-party refresh from
 // six database pages per rotation to under five (about 8% more refreshes a second, measured).
-// `parent_hash` is still written, so the previous version, run again, still finds children.
+// `parent_hash` is still written (the lineage), and replicas of the previous version, still
+// running during a rolling upgrade, look children up by it. A token such a replica rotates names
+// no successor, so a retry after a lost answer reaching a new replica counts as a replay.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('refresh_tokens').addColumn('replaced_by', 'text').execute();
   // The newest child: after a retry within the grace window, the one that replaced the lost one.
