@@ -14,5 +14,4 @@ describe('signJwt', () => {
     expect(protectedHeader).toEqual({ alg, kid: 'key-1', typ: 'at+jwt' });
     expect(payload).toEqual({ sub: 'user-1', name: 'Zoë ✓', exp: 2_000_000_000 });
   });
-
 });
