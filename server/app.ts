@@ -58,6 +58,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   // What is batched in memory is written once requests are done; whoever opened the database
   // closes it after app.close() resolves.
   app.addHook('onClose', async () => services.lastActive.close());
+  const pruning = services.expiredRows.schedule(app.log);
+  app.addHook('onClose', async () => pruning.stop());
 
   installSecurityHeaders(app);
   if (config.metrics) installMetrics(app);

@@ -26,6 +26,7 @@ import { ServiceSessionsRepository } from './oauth/service-sessions-repository';
 import { TokenEndpoint } from './oauth/token-endpoint';
 import { TokenIntrospection } from './oauth/token-introspection';
 import { TokenIssuer } from './oauth/token-issuer';
+import { ExpiredRows } from './retention/expired-rows';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -82,6 +83,8 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const oauthClientThrottle = clientAuthThrottle(throttle);
   const usersAdmin = new UsersAdmin(db, accounts, clock);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
+  // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.
+  const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000 }, clock);
 
   /** onRequest hook (before the body is read): admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {
@@ -93,5 +96,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
 }

@@ -1,0 +1,89 @@
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiServiceInputSchema } from '../../contract/services';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+const DAY = 24 * 3_600_000;
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp({ ACCESS_TOKEN_TTL: '60' });
+});
+afterEach(async () => t.close());
+
+const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', { token, body: {} });
+const profile = (token: string) => call(t.app, 'GET', '/api/v1/auth/profile', { token });
+const prune = () => t.app.services.expiredRows.prune();
+const refreshTokens = () => t.db.selectFrom('refresh_tokens').select('token_hash').execute();
+
+describe('pruning expired rows', () => {
+  it('deletes the refresh tokens of ended sessions at once, and rotated ones after the refresh lifetime', async () => {
+    const leaving = await registerAndLogin(t.app);
+    const leavingNext = await refresh(leaving.refresh);
+    expect((await call(t.app, 'POST', '/api/v1/auth/logout', { token: leavingNext.body.refresh, body: {} })).status).toBe(200);
+    const staying = await registerAndLogin(t.app);
+    const stayingNext = await refresh(staying.refresh);
+    expect(await refreshTokens()).toHaveLength(4);
+
+    expect((await prune()).refresh_tokens).toBe(2);
+    expect(await refreshTokens()).toHaveLength(2);
+    t.advance(20 * DAY);
+    const later = await refresh(stayingNext.body.refresh);
+    t.advance(20 * DAY);
+    const latest = await refresh(later.body.refresh);
+    expect([later.status, latest.status]).toEqual([200, 200]);
+
+    // Rotated 40 days ago (past the 30-day refresh lifetime), 20 days ago, just now; and the live one.
+    expect((await prune()).refresh_tokens).toBe(1);
+    expect(await refreshTokens()).toHaveLength(3);
+    // A copy of the deleted token is refused, and its session is no longer revoked by it.
+    expect((await refresh(staying.refresh)).status).toBe(401);
+    expect((await profile(latest.body.access)).status).toBe(200);
+    // A copy still on record revokes the session, as before.
+    expect((await refresh(stayingNext.body.refresh)).status).toBe(401);
+    expect((await profile(latest.body.access)).status).toBe(401);
+    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0 });
+  });
+
+  it('deletes service tokens that expired or whose session ended, codes a day past expiry and old throttle rows', async () => {
+    const user = await registerAndLogin(t.app);
+    const service = await t.app.services.apiServices.create(apiServiceInputSchema.parse({ name: 'Grafana', description: 'Dashboards', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['openid'], grant_types: ['authorization_code', 'refresh_token'] }));
+    const now = t.app.services.clock();
+    const session = (id: string, expires_at: number, revoked_at: number | null) => ({ id, service_id: service.id, user_id: user.id, user_session_id: null, scope: 'openid', ip_address: null, auth_time: now, issued_at: now, expires_at, last_active: now, revoked_at });
+    await t.db.insertInto('service_sessions').values([session('live', now + DAY, null), session('revoked', now + DAY, now), session('expired', now - 1, null)]).execute();
+    const token = (token_hash: string, service_session_id: string, expires_at: number, kind: 'access' | 'refresh' = 'access', used_at: number | null = null) => ({ token_hash, kind, scope: 'openid', service_session_id, created_at: now, expires_at, used_at });
+    await t.db
+      .insertInto('service_tokens')
+      .values([
+        token('live access', 'live', now + 60_000),
+        token('used refresh', 'live', now + DAY, 'refresh', now),
+        token('expired access', 'live', now - 1),
+        token('of revoked', 'revoked', now + DAY, 'refresh'),
+        token('of expired', 'expired', now + DAY, 'refresh'),
+      ])
+      .execute();
+    const code = (code_hash: string, expires_at: number) => ({ code_hash, service_id: service.id, user_id: user.id, user_session_id: 'x', redirect_uri: 'http://127.0.0.1:9/cb', scope: 'openid', nonce: null, code_challenge: null, code_challenge_method: null, auth_time: now, ip_address: null, created_at: now, expires_at, used_at: null, service_session_id: null });
+    await t.db.insertInto('oauth_codes').values([code('fresh', now + 60_000), code('expired an hour ago', now - 3_600_000), code('expired two days ago', now - 2 * DAY)]).execute();
+    // More old rows than one delete takes: the backlog goes in several.
+    const old = Array.from({ length: 1_100 }, (_, at) => ({ key: `old ${at}`, window_start: now - 2 * DAY, failures: 5 }));
+    await t.db.insertInto('throttle').values([{ key: 'recent', window_start: now - 60_000, failures: 3 }, ...old]).execute();
+
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100 });
+    expect((await t.db.selectFrom('service_tokens').select('token_hash').orderBy('token_hash').execute()).map((row) => row.token_hash)).toEqual(['live access', 'used refresh']);
+    expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
+    expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
+    // Sessions stay: the administrators' lists show ended ones.
+    expect(await t.db.selectFrom('service_sessions').select('id').execute()).toHaveLength(3);
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0 });
+  });
+
+  it('runs on a schedule, logging what it deleted', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    await t.db.insertInto('throttle').values({ key: 'old', window_start: t.app.services.clock() - 2 * DAY, failures: 5 }).execute();
+    const pruning = t.app.services.expiredRows.schedule(log, 50, 10);
+    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    await pruning.stop();
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'expired rows pruned', pruned: { throttle: 1 } });
+    expect(await t.db.selectFrom('throttle').select('key').execute()).toEqual([]);
+  });
+});
