@@ -64,11 +64,13 @@ export class ExpiredRows {
 
   /** Prunes every `intervalMs` (hourly), the first time a minute after start; failures are logged and retried next time. */
   schedule(log: FastifyBaseLogger, intervalMs = HOUR_MS, firstAfterMs = 60_000): { stop(): Promise<void> } {
-    let running: Promise<unknown> = Promise.resolve();
+    let running: Promise<void> | undefined;
     const run = () => {
-      running = this.prune()
+      // A pass still going (a large backlog) is not joined by a second one.
+      running ??= this.prune()
         .then((pruned) => log.info({ pruned }, 'expired rows pruned'))
-        .catch((error: unknown) => log.warn({ err: error }, 'pruning expired rows failed; trying again at the next interval'));
+        .catch((error: unknown) => log.warn({ err: error }, 'pruning expired rows failed; trying again at the next interval'))
+        .finally(() => (running = undefined));
     };
     let interval: NodeJS.Timeout | undefined;
     const first = setTimeout(() => {
