@@ -29,6 +29,11 @@ export class UserSessionsRepository {
     return firstRow(await refreshTokenByHash(this.db, { tokenHash }));
   }
 
+  /** A refresh token with what its session says about it, in one query: every refresh starts here. */
+  async findTokenInSession(tokenHash: string) {
+    return firstRow(await refreshTokenInSession(this.db, { tokenHash }));
+  }
+
   /**
    * Withdraws the live token `liveHash` and stores `newHash` (a child of `parentHash`) in its
    * place, sliding the session. A rotation replaces the presented token itself; a retry after a
@@ -80,6 +85,15 @@ const liveSessionOfUser = preparedQuery((db, value) =>
 );
 
 const refreshTokenByHash = preparedQuery((db, value) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', value<string>('tokenHash')));
+
+const refreshTokenInSession = preparedQuery((db, value) =>
+  db
+    .selectFrom('refresh_tokens')
+    .innerJoin('user_sessions', 'user_sessions.id', 'refresh_tokens.session_id')
+    .selectAll('refresh_tokens')
+    .select(['user_sessions.user_id', 'user_sessions.revoked_at as session_revoked_at', 'user_sessions.expires_at as session_expires_at'])
+    .where('refresh_tokens.token_hash', '=', value<string>('tokenHash')),
+);
 
 const withdrawToken = preparedQuery((db, value) =>
   db

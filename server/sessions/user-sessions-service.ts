@@ -52,30 +52,29 @@ export class UserSessionsService {
   async refresh(refreshToken: string): Promise<RefreshResponse> {
     const now = this.clock();
     const presentedHash = hashToken(refreshToken);
-    const token = await this.sessions.findToken(presentedHash);
-    if (!token) throw AppError.invalidToken();
-    const session = await this.sessions.findById(token.session_id);
-    if (!session || session.revoked_at !== null || session.expires_at <= now) throw AppError.invalidToken();
+    const token = await this.sessions.findTokenInSession(presentedHash);
+    if (!token || token.session_revoked_at !== null || token.session_expires_at <= now) throw AppError.invalidToken();
+    const sessionId = token.session_id;
 
     const next = newOpaqueToken();
     const expiresAt = now + this.policy.refreshTokenTtlSeconds * 1000;
     let issued = false;
     if (token.rotated_at === null) {
-      issued = await this.sessions.replaceLiveToken(presentedHash, presentedHash, hashToken(next), session.id, now, expiresAt);
+      issued = await this.sessions.replaceLiveToken(presentedHash, presentedHash, hashToken(next), sessionId, now, expiresAt);
     }
     if (!issued) {
       const latest = (await this.sessions.findToken(presentedHash))!;
       const child = latest.replaced_by === null ? undefined : await this.sessions.findToken(latest.replaced_by);
       const withinGrace = latest.rotated_at !== null && now - latest.rotated_at <= this.policy.refreshGraceSeconds * 1000;
       if (withinGrace && child && child.rotated_at === null) {
-        issued = await this.sessions.replaceLiveToken(child.token_hash, presentedHash, hashToken(next), session.id, now, expiresAt);
+        issued = await this.sessions.replaceLiveToken(child.token_hash, presentedHash, hashToken(next), sessionId, now, expiresAt);
       }
     }
     if (!issued) {
-      await this.sessions.revoke(session.id, now);
+      await this.sessions.revoke(sessionId, now);
       throw AppError.invalidToken();
     }
-    return { refresh: next, access: await this.accessTokens.issue({ userId: session.user_id, sessionId: session.id }) };
+    return { refresh: next, access: await this.accessTokens.issue({ userId: token.user_id, sessionId }) };
   }
 
   /** Signing out: the session of this refresh token ends (an unknown token changes nothing). */
