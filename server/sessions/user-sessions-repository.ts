@@ -25,8 +25,9 @@ export class UserSessionsRepository {
     return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));
   }
 
-  async findToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
-    return firstRow(await refreshTokenByHash(this.db, { tokenHash }));
+  /** Read on sign-out and on a replayed token only (a refresh reads findTokenInSession): plain Kysely. */
+  findToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   }
 
   /** A refresh token with what its session says about it, in one query: every refresh starts here. */
@@ -83,8 +84,6 @@ const liveSessionOfUser = preparedQuery((db, value) =>
     .where('user_sessions.revoked_at', 'is', null)
     .where('user_sessions.expires_at', '>', value<number>('now')),
 );
-
-const refreshTokenByHash = preparedQuery((db, value) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', value<string>('tokenHash')));
 
 const refreshTokenInSession = preparedQuery((db, value) =>
   db
