@@ -13,9 +13,9 @@ const BACKGROUND_NICENESS = 10;
  *
  * They also run as SCHED_BATCH (`chrt`, from util-linux): a woken batch thread waits for the
  * running one's time slice instead of preempting it. Without it, handing a token signature to
- * the pool often cost the event loop its core on two cores (measured in alternating benchmark
- * runs: refresh grants and code exchanges 5–8% faster, sign-ins 4 points nearer the bare hash
- * rate). Where `chrt` is missing the threads stay niced only.
+ * the pool often cost the event loop its core on two cores (means of alternating benchmark runs
+ * on two VMs: refresh grants 4% and code exchanges 4–9% faster, sign-ins 5–6 points nearer the
+ * bare hash rate). Where `chrt` is missing the threads stay niced only.
  * Linux only (per-thread priorities); elsewhere nothing changes. Returns the threads lowered.
  */
 export async function lowerBackgroundThreads(): Promise<number> {
