@@ -21,7 +21,7 @@ import type SqliteDatabase from 'better-sqlite3';
  * ms in the benchmark). The database file's fsync stays: it must follow the copy it makes
  * durable. The flush is one more fsync; what SQLite does, and guarantees, is unchanged.
  */
-export function scheduleWalCheckpoints(sqlite: SqliteDatabase.Database, intervalMs = 100): { stop(): void } {
+export function scheduleWalCheckpoints(sqlite: SqliteDatabase.Database, intervalMs = 100, flush = flushToDisk): { stop(): void } {
   sqlite.pragma('wal_autocheckpoint = 0');
   const changes = sqlite.prepare('select total_changes()').pluck();
   const wal = `${sqlite.name}-wal`;
@@ -41,7 +41,7 @@ export function scheduleWalCheckpoints(sqlite: SqliteDatabase.Database, interval
     // Nothing written since the last complete checkpoint: an idle server stays asleep.
     if (changed === copiedUpTo) return;
     running = true;
-    flushToDisk(wal)
+    flush(wal)
       .catch(() => {}) // no WAL to flush: SQLite's own fsync still runs
       .then(() => checkpoint(changed))
       .finally(() => (running = false));
@@ -50,7 +50,8 @@ export function scheduleWalCheckpoints(sqlite: SqliteDatabase.Database, interval
   return { stop: () => clearInterval(timer) };
 }
 
-async function flushToDisk(file: string): Promise<void> {
+/** fdatasync on libuv's pool: the file's written pages reach the disk off the event loop. */
+export async function flushToDisk(file: string): Promise<void> {
   const handle = await open(file, 'r');
   try {
     await handle.datasync();
