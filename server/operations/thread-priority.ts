@@ -15,7 +15,8 @@ const BACKGROUND_NICENESS = 10;
  * running one's time slice instead of preempting it. Without it, handing a token signature to
  * the pool often cost the event loop its core on two cores (means of alternating benchmark runs
  * on two VMs: refresh grants 4% and code exchanges 4–9% faster, sign-ins 5–6 points nearer the
- * bare hash rate). Where `chrt` is missing the threads stay niced only.
+ * bare hash rate). Where `chrt` is missing the threads stay niced only. Threads that these start
+ * later inherit both (libvips' workers, started from a pool thread when a picture comes).
  * Linux only (per-thread priorities); elsewhere nothing changes. Returns the threads lowered.
  */
 export async function lowerBackgroundThreads(): Promise<number> {
