@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 
-export type Row = { scenario: string; rps: number; p50: number; p99: number; non2xx: number; requests: number; seconds: number };
+export type Row = { scenario: string; rps: number; p50: number; p99: number; non2xx: number; requests: number; seconds: number; latencies: number[] };
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -15,6 +15,8 @@ type Options = {
   done?: (status: number, body: string, context: Context) => void;
   /** A fixed number of requests instead of a fixed time. */
   amount?: number;
+  /** The time to run, SECONDS unless given. */
+  seconds?: number;
   connections?: number;
   /** Requests per second over all connections, instead of as fast as possible. */
   rate?: number;
@@ -26,10 +28,10 @@ type Options = {
  */
 export async function scenario(name: string, url: string, next: (context: Context) => Request | null, options: Options = {}): Promise<Row> {
   const { done, amount, rate } = options;
-  const result = await autocannon({
+  const run = autocannon({
     url,
     connections: options.connections ?? CONNECTIONS,
-    ...(amount ? { amount } : { duration: SECONDS }),
+    ...(amount ? { amount } : { duration: options.seconds ?? SECONDS }),
     ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
@@ -40,9 +42,26 @@ export async function scenario(name: string, url: string, next: (context: Contex
         ...(done ? { onResponse: (status: number, body: string, context: object) => done(status, body, context as Context) } : {}),
       },
     ],
-  });
+    // Without a callback autocannon answers its instance, an event emitter, made thenable.
+  }) as Promise<autocannon.Result> & Pick<autocannon.Instance, 'on'>;
+  // Every response's time, so that rows of several slices give exact percentiles together.
+  const latencies: number[] = [];
+  run.on('response', (_client, _status, _bytes, milliseconds) => latencies.push(milliseconds));
+  const result = await run;
   // Total over elapsed time: a fixed-amount run can end inside its first second.
-  return { scenario: name, rps: Math.round(result.requests.total / result.duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors + result.timeouts, requests: result.requests.total, seconds: result.duration };
+  return row(name, result.requests.total, result.duration, result.non2xx + result.errors + result.timeouts, latencies);
+}
+
+function row(scenario: string, requests: number, seconds: number, non2xx: number, latencies: number[]): Row {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const percentile = (p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!) : 0);
+  return { scenario, rps: Math.round(requests / seconds), p50: percentile(50), p99: percentile(99), non2xx, requests, seconds, latencies };
+}
+
+/** Rows of one scenario run in slices, as one: requests over the slices' time, percentiles over all answers. */
+export function combine(name: string, rows: Row[]): Row {
+  const sum = (field: 'requests' | 'seconds' | 'non2xx') => rows.reduce((total, r) => total + r[field], 0);
+  return row(name, sum('requests'), sum('seconds'), sum('non2xx'), rows.flatMap((r) => r.latencies));
 }
 
 /** One request over a keep-alive agent, answered with its status once the body is read. */
@@ -80,34 +99,18 @@ export async function batch(name: string, url: string, requests: Request[], conn
   }));
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
-  return { scenario: name, rps: Math.round(requests.length / seconds), p50: percentile(50), p99: percentile(99), non2xx, requests: requests.length, seconds };
+  return row(name, requests.length, seconds, non2xx, latencies);
 }
 
-/** Runs a scenario in rounds (each needing fresh state) and sums them into one row. */
-export async function inRounds(name: string, count: number, round: () => Promise<Row>): Promise<Row> {
-  const rows: Row[] = [];
-  for (let i = 0; i < count; i++) rows.push(await round());
-  const requests = rows.reduce((sum, row) => sum + row.requests, 0);
-  const seconds = rows.reduce((sum, row) => sum + row.seconds, 0);
-  const p50s = rows.map((row) => row.p50).sort((a, b) => a - b);
-  return {
-    scenario: name,
-    rps: Math.round(requests / seconds),
-    // The median round's median, and the worst round's p99.
-    p50: p50s[Math.floor(p50s.length / 2)]!,
-    p99: Math.max(...rows.map((row) => row.p99)),
-    non2xx: rows.reduce((sum, row) => sum + row.non2xx, 0),
-    requests,
-    seconds,
-  };
-}
-
-/** A pool of rotating tokens: each request takes one, its answer gives the successor back. */
+/**
+ * A pool of rotating tokens: each request takes one, its answer gives the successor back. A
+ * token whose answer a run's end cuts off is lost with it: `size` tells how many are left.
+ */
 export function tokenPool(tokens: string[], pick: (body: Record<string, string>) => string) {
   const pool = [...tokens];
   return {
+    size: () => pool.length,
+    add: (more: string[]) => void pool.push(...more),
     take: () => pool.shift(),
     give: (status: number, body: string) => {
       if (status === 200) pool.push(pick(JSON.parse(body) as Record<string, string>));

@@ -1,7 +1,14 @@
-import { basic, batch, CONNECTIONS, form, inRounds, scenario, tokenPool, type Row } from './load';
+import { basic, batch, CONNECTIONS, form, scenario, SECONDS, tokenPool, type Row } from './load';
 
 /** One OIDC provider under test: where its endpoints are, its client, and how to get codes. */
 export type Side = { base: string; token: string; userinfo: string; jwks: string; id: string; secret: string; redirectUri: string; mintCodes: (n: number) => Promise<string[]> };
+
+/**
+ * A scenario prepared on one side, run in `count` short slices that the bench alternates with
+ * the other side's: on a noisy VM, 5-second halves one after the other gave ratios 30% apart
+ * from one run to the next. `before` readies each slice and is not measured.
+ */
+export type Slices = { count: number; before?: () => Promise<void>; slice: () => Promise<Row> };
 
 // oidc-provider's in-memory adapter keeps 1,000 entries (LRU). A code and its grant are two, the
 // tokens an exchange issues two more: rounds of 200 fit, where one run of thousands would not.
@@ -14,24 +21,33 @@ function exchange(side: Side, code: string) {
 
 const tokenRequest = (side: Side, body: Record<string, string>) => ({ method: 'POST' as const, path: side.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
 
-/** The scenarios run against both providers, alternating, with the same settings. */
-export const oidcScenarios: Array<[string, (side: Side) => Promise<Row>]> = [
-  ['discovery', (s) => scenario('discovery', s.base, () => ({ path: '/.well-known/openid-configuration' }))],
-  ['jwks', (s) => scenario('jwks', s.base, () => ({ path: s.jwks }))],
+/** Timed slices of one second each, SECONDS in all. */
+const timed = (run: (seconds: number) => Promise<Row>, before?: () => Promise<void>): Slices => ({ count: SECONDS, ...(before ? { before } : {}), slice: () => run(1) });
+
+/** The scenarios run against both providers, alternating slice by slice, with the same settings. */
+export const oidcScenarios: Array<[string, (side: Side) => Promise<Slices>]> = [
+  ['discovery', async (s) => timed((seconds) => scenario('discovery', s.base, () => ({ path: '/.well-known/openid-configuration' }), { seconds }))],
+  ['jwks', async (s) => timed((seconds) => scenario('jwks', s.base, () => ({ path: s.jwks }), { seconds }))],
   ['userinfo', async (s) => {
     const tokens = await exchange(s, (await s.mintCodes(1))[0]!);
-    return scenario('userinfo', s.base, () => ({ path: s.userinfo, headers: { authorization: `Bearer ${tokens.access_token}` } }));
+    return timed((seconds) => scenario('userinfo', s.base, () => ({ path: s.userinfo, headers: { authorization: `Bearer ${tokens.access_token}` } }), { seconds }));
   }],
   ['refresh_token grant', async (s) => {
-    const chains = await Promise.all((await s.mintCodes(CONNECTIONS)).map(async (code) => (await exchange(s, code)).refresh_token!));
-    const pool = tokenPool(chains, (body) => body.refresh_token!);
-    return scenario('refresh_token grant', s.base, () => {
+    const chains = async (n: number) => Promise.all((await s.mintCodes(n)).map(async (code) => (await exchange(s, code)).refresh_token!));
+    const pool = tokenPool(await chains(CONNECTIONS), (body) => body.refresh_token!);
+    // A slice's end cuts off the answers in flight, and their chains with them: new ones replace them.
+    const refill = async () => pool.add(await chains(Math.max(0, CONNECTIONS - pool.size())));
+    return timed((seconds) => scenario('refresh_token grant', s.base, () => {
       const token = pool.take();
       return token ? tokenRequest(s, { grant_type: 'refresh_token', refresh_token: token }) : null;
-    }, { done: pool.give });
+    }, { done: pool.give, seconds }), refill);
   }],
-  ['code exchange', (s) => inRounds('code exchange', CODE_ROUNDS, async () => {
-    const codes = await s.mintCodes(CODE_ROUND);
-    return batch('code exchange', s.base, codes.map((code) => tokenRequest(s, { grant_type: 'authorization_code', code, redirect_uri: s.redirectUri })));
-  })],
+  ['code exchange', async (s) => {
+    let codes: string[] = [];
+    return {
+      count: CODE_ROUNDS,
+      before: async () => void (codes = await s.mintCodes(CODE_ROUND)),
+      slice: () => batch('code exchange', s.base, codes.map((code) => tokenRequest(s, { grant_type: 'authorization_code', code, redirect_uri: s.redirectUri }))),
+    };
+  }],
 ];

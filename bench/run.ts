@@ -1,6 +1,6 @@
 // npm run bench: our server (SQLite, or PostgreSQL with --postgres) and the peer, oidc-provider,
-// each in its own process, measured with the same autocannon settings, alternating; prints a
-// table and writes bench/results.json. Speed lives here, never in the tests.
+// each in its own process, measured with the same autocannon settings, alternating slice by
+// slice (see Slices in oidc-scenarios.ts); prints a table and writes bench/results.json. Speed lives here, never in the tests.
 //   --only a,b   run just those scenarios      --profile   write our server's CPU profile
 //   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings);
 //   GLIBC_TUNABLES and MALLOC_* in the environment replace its allocator settings (SERVER_ENV)
@@ -11,7 +11,7 @@ import { buildServer, SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/build-ser
 import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
-import { CONNECTIONS, SECONDS, type Row } from './load';
+import { combine, CONNECTIONS, SECONDS, type Row } from './load';
 import { oidcScenarios, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
@@ -51,13 +51,33 @@ const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured
   const { result, ...cpu } = await withCpu(pid, work);
   return { ...result, ...cpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
 };
+/** Slices of one side as one row: CPU shares weighted by each slice's time, the highest RSS. */
+const combined = (name: string, slices: Measured[]): Measured => {
+  const seconds = slices.reduce((total, slice) => total + slice.seconds, 0);
+  const share = (field: 'cpu' | 'loopCpu' | 'generatorCpu') => Math.round(slices.reduce((total, slice) => total + slice[field] * slice.seconds, 0) / seconds);
+  const peak = Math.max(...slices.map((slice) => slice.rss ?? 0));
+  return { ...combine(name, slices), cpu: share('cpu'), loopCpu: share('loopCpu'), generatorCpu: share('generatorCpu'), ...(peak ? { rss: peak } : {}) };
+};
 
 const table: Array<{ scenario: string; ours: Measured; peer?: Measured }> = [];
-for (const [name, run] of oidcScenarios.filter(wanted)) {
-  // Alternate, so machine noise hits both.
-  const oursRow = await measured(ours.child.pid!, () => run(sides.ours));
-  const peerRow = await measured(peer.pid, () => run(sides.peer));
-  table.push({ scenario: name, ours: oursRow, peer: peerRow });
+for (const [name, prepare] of oidcScenarios.filter(wanted)) {
+  const runs = [
+    { pid: ours.child.pid!, slices: await prepare(sides.ours), rows: [] as Measured[] },
+    { pid: peer.pid, slices: await prepare(sides.peer), rows: [] as Measured[] },
+  ];
+  // One slice each first, not measured: the figures are of code the JIT has compiled.
+  for (const run of runs) {
+    await run.slices.before?.();
+    await run.slices.slice();
+  }
+  // Alternate slice by slice, each side first in turn, so machine noise hits both.
+  for (let at = 0; at < runs[0]!.slices.count; at++) {
+    for (const run of at % 2 === 0 ? runs : [...runs].reverse()) {
+      await run.slices.before?.();
+      run.rows.push(await measured(run.pid, run.slices.slice));
+    }
+  }
+  table.push({ scenario: name, ours: combined(name, runs[0]!.rows), peer: combined(name, runs[1]!.rows) });
 }
 // The bare hash rate is measured on each side of the first-party scenarios (it moves with the
 // machine's load) and the mean compared with sign-ins.
@@ -79,14 +99,16 @@ const cell = (row?: Measured) => {
 };
 const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
-console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each (against the peer: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in rounds of 200)`);
 console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
 console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
 const login = table.find((row) => row.scenario === 'password login')?.ours;
 if (argon2 && login) console.log(`\nbare argon2id (m=19456, t=2, p=1) on ${os.availableParallelism()} cores: ${argon2} hashes/s (${argon2Before} before, ${argon2After} after); password login reaches ${Math.round((login.rps / argon2) * 100)}% of it`);
 console.log(`server RSS: ${idleRss} MB idle, ${rss.peak()} MB peak`);
-writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, table }, null, 2)}\n`);
+const withoutLatencies = ({ latencies: _, ...rest }: Measured) => rest;
+const rows = table.map((row) => ({ scenario: row.scenario, ours: withoutLatencies(row.ours), ...(row.peer ? { peer: withoutLatencies(row.peer) } : {}) }));
+writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, table: rows }, null, 2)}\n`);
 
 await ours.stop();
 await peer.close();
