@@ -135,7 +135,10 @@ export interface OauthCodesTable {
 
 /** Opaque access and refresh tokens issued to services, kept only hashed. */
 export interface ServiceTokensTable {
-  token_hash: string;
+  /** The token's selector (see newSplitToken); for tokens issued before selectors, the whole token's SHA-256. */
+  token_key: string;
+  /** The SHA-256 of the token's secret part; null for tokens issued before selectors. */
+  verifier_hash: string | null;
   kind: 'access' | 'refresh';
   /** The scopes this token carries (a refresh may narrow the session's). */
   scope: string;

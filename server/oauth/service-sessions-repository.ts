@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database';
 import { changedRows, firstRow, placeholderRow, preparedQuery, preparedQueryPerCount, rowValues } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
+import { presentedKey, verifierMatches } from '../sessions/tokens';
 
 export type CodeRow = Selectable<OauthCodesTable>;
 export type ServiceSessionRow = Selectable<ServiceSessionsTable>;
@@ -55,11 +56,14 @@ export class ServiceSessionsRepository {
   }
 
   /**
-   * A token with what decides whether it still works (its session, its service) and the user's
-   * claims, in one query: userinfo is the hottest OIDC call.
+   * A presented token's row with what decides whether it still works (its session, its service)
+   * and the user's claims, in one query: userinfo is the hottest OIDC call. Undefined when no
+   * row has the token's key or its secret does not match.
    */
-  async findTokenInContext(tokenHash: string) {
-    return firstRow(await tokenInContext(this.db, { tokenHash }));
+  async findTokenInContext(token: string) {
+    const { key, verifierHash } = presentedKey(token);
+    const row = firstRow(await tokenInContext(this.db, { key }));
+    return row && verifierMatches(row.verifier_hash, verifierHash) ? row : undefined;
   }
 
   findSession(id: string): Promise<ServiceSessionRow | undefined> {
@@ -67,9 +71,9 @@ export class ServiceSessionsRepository {
   }
 
   /** Uses a refresh token once and stores its successors, sliding the session; false on reuse. */
-  async rotate(refreshHash: string, sessionId: string, now: number, expiresAt: number, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
+  async rotate(refreshKey: string, sessionId: string, now: number, expiresAt: number, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      if (changedRows(await useRefreshToken(tx, { refreshHash, now })) !== 1) return false;
+      if (changedRows(await useRefreshToken(tx, { refreshKey, now })) !== 1) return false;
       await insertTokens(tx, tokens);
       await slideSession(tx, { sessionId, now, expiresAt });
       return true;
@@ -81,8 +85,8 @@ export class ServiceSessionsRepository {
     await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
   }
 
-  async revokeToken(tokenHash: string): Promise<void> {
-    await this.db.deleteFrom('service_tokens').where('token_hash', '=', tokenHash).execute();
+  async revokeToken(tokenKey: string): Promise<void> {
+    await this.db.deleteFrom('service_tokens').where('token_key', '=', tokenKey).execute();
   }
 
   /** Moves sessions' last activity forward (never back: a batch may arrive after a rotation). */
@@ -127,18 +131,18 @@ const tokenInContext = preparedQuery((db, value) =>
       'users.full_name',
       'users.profile_picture',
     ])
-    .where('service_tokens.token_hash', '=', value<string>('tokenHash')),
+    .where('service_tokens.token_key', '=', value<string>('key')),
 );
 
 const useRefreshToken = preparedQuery((db, value) =>
-  db.updateTable('service_tokens').set({ used_at: value('now') }).where('token_hash', '=', value<string>('refreshHash')).where('used_at', 'is', null),
+  db.updateTable('service_tokens').set({ used_at: value('now') }).where('token_key', '=', value<string>('refreshKey')).where('used_at', 'is', null),
 );
 
 const slideSession = preparedQuery((db, value) =>
   db.updateTable('service_sessions').set({ last_active: value('now'), expires_at: value('expiresAt') }).where('id', '=', value<string>('sessionId')),
 );
 
-const TOKEN_COLUMNS = ['token_hash', 'kind', 'scope', 'service_session_id', 'created_at', 'expires_at', 'used_at'] as const;
+const TOKEN_COLUMNS = ['token_key', 'verifier_hash', 'kind', 'scope', 'service_session_id', 'created_at', 'expires_at', 'used_at'] as const;
 // A grant issues an access token, and a refresh token with it when the service may refresh.
 const insertTokenRows = preparedQueryPerCount((db, value, count) =>
   db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => placeholderRow<Insertable<ServiceTokensTable>>(value, TOKEN_COLUMNS, `${at}.`))),

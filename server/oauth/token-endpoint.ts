@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
+import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
 import { checkGrantType } from './checks/check-grant-type';
 import { checkPkceVerifier } from './checks/check-pkce';
@@ -62,7 +62,7 @@ export class TokenEndpoint {
     }
 
     const scopes = code.scope.split(' ');
-    const sessionId = randomUUID();
+    const sessionId = timeOrderedUuid(now);
     const withRefresh = allowsRefresh(service);
     const expiresAt = now + (withRefresh ? this.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000;
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
@@ -88,8 +88,7 @@ export class TokenEndpoint {
   private async refresh(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
     if (!request.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
     const now = this.clock();
-    const tokenHash = hashToken(request.refresh_token);
-    const token = await this.serviceSessions.findTokenInContext(tokenHash);
+    const token = await this.serviceSessions.findTokenInContext(request.refresh_token);
     if (!token || token.kind !== 'refresh' || token.service_id !== service.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid');
     const sessionId = token.service_session_id;
     if (token.used_at !== null) {
@@ -104,7 +103,7 @@ export class TokenEndpoint {
     const scopes = checkScopeWithin(token.scope.split(' '), request.scope);
     const expiresAt = now + this.refreshTokenTtlSeconds * 1000;
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt);
-    if (!(await this.serviceSessions.rotate(tokenHash, sessionId, now, expiresAt, tokens.rows))) {
+    if (!(await this.serviceSessions.rotate(token.token_key, sessionId, now, expiresAt, tokens.rows))) {
       await this.serviceSessions.revokeSession(sessionId, now);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }

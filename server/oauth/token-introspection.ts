@@ -1,5 +1,4 @@
 import type { ApiServiceRow } from '../api-services/api-services-repository';
-import { hashToken } from '../sessions/tokens';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';
 import { userOf, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
@@ -20,7 +19,7 @@ export class TokenIntrospection {
   /** A token that still works: unexpired, unused (refresh), its session live and its service enabled. */
   async live(token: string): Promise<LiveToken | undefined> {
     const now = this.clock();
-    const row = await this.serviceSessions.findTokenInContext(hashToken(token));
+    const row = await this.serviceSessions.findTokenInContext(token);
     if (!row || row.expires_at <= now || row.used_at !== null) return undefined;
     if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1) return undefined;
     return { ...row, scopes: row.scope.split(' ') };
@@ -54,9 +53,9 @@ export class TokenIntrospection {
   /** RFC 7009: revoking a refresh token ends its whole session; an access token dies alone. */
   async revoke(client: ApiServiceRow, token: string | undefined): Promise<void> {
     if (!token) throw new OAuthError('invalid_request', 'token is missing');
-    const row = await this.serviceSessions.findTokenInContext(hashToken(token));
+    const row = await this.serviceSessions.findTokenInContext(token);
     if (!row || row.service_id !== client.id) return;
     if (row.kind === 'refresh') await this.serviceSessions.revokeSession(row.service_session_id, this.clock());
-    else await this.serviceSessions.revokeToken(row.token_hash);
+    else await this.serviceSessions.revokeToken(row.token_key);
   }
 }

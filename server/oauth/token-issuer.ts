@@ -3,12 +3,12 @@ import type { ApiServiceRow } from '../api-services/api-services-repository';
 import type { UserRow } from '../accounts/users-repository';
 import { signJwt } from '../keys/sign-jwt';
 import type { SigningAlg, SigningKeys } from '../keys/signing-keys';
-import { hashToken, newOpaqueToken } from '../sessions/tokens';
+import { newSplitToken } from '../sessions/tokens';
 
 export type IssuedTokens = {
   access: string;
   refresh: string | undefined;
-  rows: Array<{ token_hash: string; kind: 'access' | 'refresh'; scope: string; service_session_id: string; created_at: number; expires_at: number; used_at: null }>;
+  rows: Array<{ token_key: string; verifier_hash: string; kind: 'access' | 'refresh'; scope: string; service_session_id: string; created_at: number; expires_at: number; used_at: null }>;
 };
 
 /** What a service may learn about a user. */
@@ -25,7 +25,7 @@ export function claimsFor(user: ClaimsUser, scopes: string[]): Record<string, un
 /** at_hash: the left half of the access token's SHA-256, base64url (OIDC Core §3.1.3.6). */
 export const atHash = (accessToken: string) => createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
 
-/** Issues what a service receives: opaque access and refresh tokens (kept hashed) and a signed ID token. */
+/** Issues what a service receives: opaque access and refresh tokens (their secrets kept hashed) and a signed ID token. */
 export class TokenIssuer {
   constructor(
     private readonly keys: SigningKeys,
@@ -37,11 +37,11 @@ export class TokenIssuer {
   opaqueTokens(sessionId: string, scopes: string[], withRefresh: boolean, refreshExpiresAt: number): IssuedTokens {
     const now = this.clock();
     const scope = scopes.join(' ');
-    const access = newOpaqueToken();
-    const refresh = withRefresh ? newOpaqueToken() : undefined;
-    const rows: IssuedTokens['rows'] = [{ token_hash: hashToken(access), kind: 'access', scope, service_session_id: sessionId, created_at: now, expires_at: now + this.accessTokenTtlSeconds * 1000, used_at: null }];
-    if (refresh) rows.push({ token_hash: hashToken(refresh), kind: 'refresh', scope, service_session_id: sessionId, created_at: now, expires_at: refreshExpiresAt, used_at: null });
-    return { access, refresh, rows };
+    const access = newSplitToken(now);
+    const refresh = withRefresh ? newSplitToken(now) : undefined;
+    const rows: IssuedTokens['rows'] = [{ token_key: access.key, verifier_hash: access.verifierHash, kind: 'access', scope, service_session_id: sessionId, created_at: now, expires_at: now + this.accessTokenTtlSeconds * 1000, used_at: null }];
+    if (refresh) rows.push({ token_key: refresh.key, verifier_hash: refresh.verifierHash, kind: 'refresh', scope, service_session_id: sessionId, created_at: now, expires_at: refreshExpiresAt, used_at: null });
+    return { access: access.token, refresh: refresh?.token, rows };
   }
 
   async idToken(input: { service: ApiServiceRow; user: ClaimsUser; sessionId: string; authTime: number; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {

@@ -46,3 +46,22 @@ it('names the successor of every refresh token rotated before the upgrade', asyn
     { token_hash: 'live', replaced_by: null },
   ]);
 });
+
+it('keeps service tokens issued before selectors, and going back drops only the newer ones', async () => {
+  await migrateTo('2026-11-23T0000-refresh-token-successor');
+  await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
+  await db.insertInto('api_services').values({ id: 'a', name: 'A', description: '', client_id: 'c', client_secret_hash: 'x', redirect_uris: '[]', post_logout_redirect_uris: '[]', scopes: '["openid"]', grant_types: '[]', is_active: 1, icon_url: null, id_token_signed_response_alg: 'RS256', created_at: 1, updated_at: 1 }).execute();
+  await db.insertInto('service_sessions').values({ id: 's', service_id: 'a', user_id: 'u', user_session_id: null, scope: 'openid', ip_address: null, auth_time: 1, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
+  const token = { kind: 'access', scope: 'openid', service_session_id: 's', created_at: 1, expires_at: 9e12, used_at: null } as const;
+  await db.insertInto('service_tokens').values({ ...token, token_hash: 'hash of an older token' } as never).execute();
+
+  await migrateToLatest(db);
+  await db.insertInto('service_tokens').values({ ...token, token_key: 'selector', verifier_hash: 'hash of its secret' }).execute();
+  expect(await db.selectFrom('service_tokens').select(['token_key', 'verifier_hash']).orderBy('token_key').execute()).toEqual([
+    { token_key: 'hash of an older token', verifier_hash: null },
+    { token_key: 'selector', verifier_hash: 'hash of its secret' },
+  ]);
+
+  await migrateTo('2026-11-23T0000-refresh-token-successor');
+  expect(await db.selectFrom('service_tokens').selectAll().execute()).toEqual([{ ...token, token_hash: 'hash of an older token' }]);
+});

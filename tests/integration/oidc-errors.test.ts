@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
@@ -206,6 +207,38 @@ describe('introspection and revocation', () => {
     const mine = await introspect(service.clientId, service.clientSecret);
     expect(mine).toMatchObject({ active: true, client_id: service.clientId, scope: 'openid email', token_type: 'Bearer' });
     expect(Object.keys(mine).sort()).toEqual(['active', 'client_id', 'exp', 'iat', 'scope', 'sub', 'token_type']);
+  });
+});
+
+describe('service tokens, found by selector and checked by secret', () => {
+  const userinfo = async (access: string) => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).status;
+
+  it('a right selector with a wrong secret is refused, and spends nothing', async () => {
+    const issued = await exchange((await code()).body.code);
+    const forged = (real: string) => `${real.split('.')[0]}.${newOpaqueToken()}`;
+    expect(await userinfo(forged(issued.body.access_token))).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: forged(issued.body.refresh_token) })).body.error).toBe('invalid_grant');
+    // Not taken for a replay: the real tokens still work.
+    expect(await userinfo(issued.body.access_token)).toBe(200);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token })).status).toBe(200);
+  });
+
+  it('tokens issued before selectors (rows keyed by the whole hash) keep working until used up', async () => {
+    const issued = await exchange((await code()).body.code);
+    const { service_session_id, expires_at } = await f.t.db.selectFrom('service_tokens').select(['service_session_id', 'expires_at']).where('kind', '=', 'refresh').executeTakeFirstOrThrow();
+    const [access, refresh] = [newOpaqueToken(), newOpaqueToken()];
+    const now = f.t.app.services.clock();
+    const row = (plain: string, kind: 'access' | 'refresh') => ({ token_key: hashToken(plain), verifier_hash: null, kind, scope: 'openid email', service_session_id, created_at: now, expires_at, used_at: null });
+    await f.t.db.insertInto('service_tokens').values([row(access, 'access'), row(refresh, 'refresh')]).execute();
+    expect(await userinfo(access)).toBe(200);
+    // Its hash, presented as a selector with any secret, is not the token.
+    expect(await userinfo(`${hashToken(access)}.${newOpaqueToken()}`)).toBe(401);
+    const rotated = await token({ grant_type: 'refresh_token', refresh_token: refresh });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).toMatch(/^[^.]+\.[^.]+$/);
+    // Used once, like any refresh token: a second use ends the session.
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refresh })).body.error).toBe('invalid_grant');
+    expect(await userinfo(issued.body.access_token)).toBe(401);
   });
 });
 

@@ -50,7 +50,7 @@ describe('pruning expired rows', () => {
     const now = t.app.services.clock();
     const session = (id: string, expires_at: number, revoked_at: number | null) => ({ id, service_id: service.id, user_id: user.id, user_session_id: null, scope: 'openid', ip_address: null, auth_time: now, issued_at: now, expires_at, last_active: now, revoked_at });
     await t.db.insertInto('service_sessions').values([session('live', now + DAY, null), session('revoked', now + DAY, now), session('expired', now - 1, null)]).execute();
-    const token = (token_hash: string, service_session_id: string, expires_at: number, kind: 'access' | 'refresh' = 'access', used_at: number | null = null) => ({ token_hash, kind, scope: 'openid', service_session_id, created_at: now, expires_at, used_at });
+    const token = (token_key: string, service_session_id: string, expires_at: number, kind: 'access' | 'refresh' = 'access', used_at: number | null = null) => ({ token_key, verifier_hash: null, kind, scope: 'openid', service_session_id, created_at: now, expires_at, used_at });
     await t.db
       .insertInto('service_tokens')
       .values([
@@ -68,7 +68,7 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('throttle').values([{ key: 'recent', window_start: now - 60_000, failures: 3 }, ...old]).execute();
 
     expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100 });
-    expect((await t.db.selectFrom('service_tokens').select('token_hash').orderBy('token_hash').execute()).map((row) => row.token_hash)).toEqual(['live access', 'used refresh']);
+    expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
     expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
     expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
     // Sessions stay: the administrators' lists show ended ones.
