@@ -34,14 +34,17 @@ export interface UserSessionsTable {
 
 /** One row per refresh token ever issued; only the hash is kept. */
 export interface RefreshTokensTable {
-  token_hash: string;
+  /** The token's selector (see newSplitToken); for tokens issued before selectors, the whole token's SHA-256. */
+  token_key: string;
+  /** The SHA-256 of the token's secret part; null for tokens issued before selectors. */
+  verifier_hash: string | null;
   session_id: string;
-  /** The token this one replaced; null for the first token of a session. Nothing looks it up. */
-  parent_hash: string | null;
+  /** The key of the token this one replaced; null for the first token of a session. Nothing looks it up. */
+  parent_key: string | null;
   created_at: number;
   /** Set when the token was exchanged for a new one (or withdrawn); a later use is a replay. */
   rotated_at: number | null;
-  /** The token that replaced this one when it was exchanged (null if withdrawn otherwise). */
+  /** The key of the token that replaced this one when it was exchanged (null if withdrawn otherwise). */
   replaced_by: string | null;
 }
 

@@ -43,13 +43,13 @@ export class ExpiredRows {
     const db = this.db;
     const endedUserSessions = db.selectFrom('user_sessions').select('id').where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]));
     const endedServiceSessions = db.selectFrom('service_sessions').select('id').where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]));
-    const refreshTokens = db.selectFrom('refresh_tokens').select('token_hash').limit(CHUNK);
+    const refreshTokens = db.selectFrom('refresh_tokens').select('token_key').limit(CHUNK);
     const serviceTokens = db.selectFrom('service_tokens').select('token_key').limit(CHUNK);
     return {
       // A token of an ended session is refused by its session; a rotated one, after the policy's time, by its rotation.
       refresh_tokens:
-        (await inChunks(() => db.deleteFrom('refresh_tokens').where('token_hash', 'in', refreshTokens.where('session_id', 'in', endedUserSessions)))) +
-        (await inChunks(() => db.deleteFrom('refresh_tokens').where('token_hash', 'in', refreshTokens.where('rotated_at', '<=', now - this.policy.rotatedRefreshTokensKeptMs)))),
+        (await inChunks(() => db.deleteFrom('refresh_tokens').where('token_key', 'in', refreshTokens.where('session_id', 'in', endedUserSessions)))) +
+        (await inChunks(() => db.deleteFrom('refresh_tokens').where('token_key', 'in', refreshTokens.where('rotated_at', '<=', now - this.policy.rotatedRefreshTokensKeptMs)))),
       service_tokens:
         (await inChunks(() => db.deleteFrom('service_tokens').where('token_key', 'in', serviceTokens.where('service_session_id', 'in', endedServiceSessions)))) +
         (await inChunks(() => db.deleteFrom('service_tokens').where('token_key', 'in', serviceTokens.where('expires_at', '<=', now)))),

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../db/database';
 import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
 import type { RefreshTokensTable, UserSessionsTable } from '../db/schema';
+import { presentedKey, verifierMatches, type SplitToken } from './tokens';
 
 export type UserSessionRow = Selectable<UserSessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
@@ -9,10 +10,10 @@ export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export class UserSessionsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(session: UserSessionRow, firstTokenHash: string): Promise<void> {
+  async insert(session: UserSessionRow, firstToken: SplitToken): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await insertSession(tx, rowValues(session, SESSION_COLUMNS));
-      await insertToken(tx, { tokenHash: firstTokenHash, sessionId: session.id, parentHash: null, now: session.issued_at });
+      await insertToken(tx, { tokenKey: firstToken.key, verifierHash: firstToken.verifierHash, sessionId: session.id, parentKey: null, now: session.issued_at });
     });
   }
 
@@ -25,29 +26,38 @@ export class UserSessionsRepository {
     return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));
   }
 
-  /** Read on sign-out and on a replayed token only (a refresh reads findTokenInSession): plain Kysely. */
-  findToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
-    return this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  /** A presented token's row; undefined when no row has its key or its secret does not match. */
+  async findPresentedToken(token: string): Promise<RefreshTokenRow | undefined> {
+    const { key, verifierHash } = presentedKey(token);
+    const row = await this.findToken(key);
+    return row && verifierMatches(row.verifier_hash, verifierHash) ? row : undefined;
   }
 
-  /** A refresh token with what its session says about it, in one query: every refresh starts here. */
-  async findTokenInSession(tokenHash: string) {
-    return firstRow(await refreshTokenInSession(this.db, { tokenHash }));
+  /** Read on sign-out and on a replayed token only (a refresh reads findTokenInSession): plain Kysely. */
+  findToken(key: string): Promise<RefreshTokenRow | undefined> {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('token_key', '=', key).executeTakeFirst();
+  }
+
+  /** A presented refresh token with what its session says about it, in one query: every refresh starts here. */
+  async findTokenInSession(token: string) {
+    const { key, verifierHash } = presentedKey(token);
+    const row = firstRow(await refreshTokenInSession(this.db, { key }));
+    return row && verifierMatches(row.verifier_hash, verifierHash) ? row : undefined;
   }
 
   /**
-   * Withdraws the live token `liveHash` and stores `newHash` (a child of `parentHash`) in its
+   * Withdraws the live token keyed `liveKey` and stores `next` (a child of `parentKey`) in its
    * place, sliding the session. A rotation replaces the presented token itself; a retry after a
    * lost answer replaces the unused successor, which then names no successor of its own, and the
-   * presented token names the new one instead. Returns false, changing nothing, when `liveHash`
+   * presented token names the new one instead. Returns false, changing nothing, when `liveKey`
    * was no longer live: a concurrent request got there first.
    */
-  async replaceLiveToken(liveHash: string, parentHash: string, newHash: string, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
-    const rotation = liveHash === parentHash;
+  async replaceLiveToken(liveKey: string, parentKey: string, next: SplitToken, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+    const rotation = liveKey === parentKey;
     return this.db.transaction().execute(async (tx) => {
-      if (changedRows(await withdrawToken(tx, { liveHash, now, replacedBy: rotation ? newHash : null })) !== 1) return false;
-      if (!rotation) await tx.updateTable('refresh_tokens').set({ replaced_by: newHash }).where('token_hash', '=', parentHash).execute();
-      await insertToken(tx, { tokenHash: newHash, sessionId, parentHash, now });
+      if (changedRows(await withdrawToken(tx, { liveKey, now, replacedBy: rotation ? next.key : null })) !== 1) return false;
+      if (!rotation) await tx.updateTable('refresh_tokens').set({ replaced_by: next.key }).where('token_key', '=', parentKey).execute();
+      await insertToken(tx, { tokenKey: next.key, verifierHash: next.verifierHash, sessionId, parentKey, now });
       await slideSession(tx, { sessionId, now, expiresAt });
       return true;
     });
@@ -91,20 +101,20 @@ const refreshTokenInSession = preparedQuery((db, value) =>
     .innerJoin('user_sessions', 'user_sessions.id', 'refresh_tokens.session_id')
     .selectAll('refresh_tokens')
     .select(['user_sessions.user_id', 'user_sessions.revoked_at as session_revoked_at', 'user_sessions.expires_at as session_expires_at'])
-    .where('refresh_tokens.token_hash', '=', value<string>('tokenHash')),
+    .where('refresh_tokens.token_key', '=', value<string>('key')),
 );
 
 const withdrawToken = preparedQuery((db, value) =>
   db
     .updateTable('refresh_tokens')
     .set({ rotated_at: value('now'), replaced_by: value('replacedBy') })
-    .where('token_hash', '=', value<string>('liveHash'))
+    .where('token_key', '=', value<string>('liveKey'))
     .where('rotated_at', 'is', null),
 );
 
-// A session's first token has no parent (parentHash null); each rotation's has the one it replaced.
+// A session's first token has no parent (parentKey null); each rotation's has the one it replaced.
 const insertToken = preparedQuery((db, value) =>
-  db.insertInto('refresh_tokens').values({ token_hash: value('tokenHash'), session_id: value('sessionId'), parent_hash: value('parentHash'), created_at: value('now'), rotated_at: null }),
+  db.insertInto('refresh_tokens').values({ token_key: value('tokenKey'), verifier_hash: value('verifierHash'), session_id: value('sessionId'), parent_key: value('parentKey'), created_at: value('now'), rotated_at: null }),
 );
 
 const slideSession = preparedQuery((db, value) =>

@@ -3,7 +3,7 @@ import type { RefreshResponse } from '../../contract/accounts';
 import { AppError } from '../errors';
 import type { AccessTokens } from './access-tokens';
 import { deviceInfoFromUserAgent } from './device-info';
-import { hashToken, newOpaqueToken } from './tokens';
+import { newSplitToken } from './tokens';
 import type { UserSessionsRepository } from './user-sessions-repository';
 
 export type Authenticated = { userId: string; sessionId: string; isAdmin: boolean };
@@ -27,7 +27,7 @@ export class UserSessionsService {
   async start(userId: string, client: ClientInfo): Promise<RefreshResponse & { sessionId: string }> {
     const now = this.clock();
     const sessionId = randomUUID();
-    const refresh = newOpaqueToken();
+    const refresh = newSplitToken(now);
     await this.sessions.insert(
       {
         id: sessionId,
@@ -39,9 +39,9 @@ export class UserSessionsService {
         last_active: now,
         revoked_at: null,
       },
-      hashToken(refresh),
+      refresh,
     );
-    return { sessionId, refresh, access: await this.accessTokens.issue({ userId, sessionId }) };
+    return { sessionId, refresh: refresh.token, access: await this.accessTokens.issue({ userId, sessionId }) };
   }
 
   /**
@@ -51,35 +51,35 @@ export class UserSessionsService {
    */
   async refresh(refreshToken: string): Promise<RefreshResponse> {
     const now = this.clock();
-    const presentedHash = hashToken(refreshToken);
-    const token = await this.sessions.findTokenInSession(presentedHash);
+    const token = await this.sessions.findTokenInSession(refreshToken);
     if (!token || token.session_revoked_at !== null || token.session_expires_at <= now) throw AppError.invalidToken();
     const sessionId = token.session_id;
+    const presented = token.token_key;
 
-    const next = newOpaqueToken();
+    const next = newSplitToken(now);
     const expiresAt = now + this.policy.refreshTokenTtlSeconds * 1000;
     let issued = false;
     if (token.rotated_at === null) {
-      issued = await this.sessions.replaceLiveToken(presentedHash, presentedHash, hashToken(next), sessionId, now, expiresAt);
+      issued = await this.sessions.replaceLiveToken(presented, presented, next, sessionId, now, expiresAt);
     }
     if (!issued) {
-      const latest = (await this.sessions.findToken(presentedHash))!;
+      const latest = (await this.sessions.findToken(presented))!;
       const child = latest.replaced_by === null ? undefined : await this.sessions.findToken(latest.replaced_by);
       const withinGrace = latest.rotated_at !== null && now - latest.rotated_at <= this.policy.refreshGraceSeconds * 1000;
       if (withinGrace && child && child.rotated_at === null) {
-        issued = await this.sessions.replaceLiveToken(child.token_hash, presentedHash, hashToken(next), sessionId, now, expiresAt);
+        issued = await this.sessions.replaceLiveToken(child.token_key, presented, next, sessionId, now, expiresAt);
       }
     }
     if (!issued) {
       await this.sessions.revoke(sessionId, now);
       throw AppError.invalidToken();
     }
-    return { refresh: next, access: await this.accessTokens.issue({ userId: token.user_id, sessionId }) };
+    return { refresh: next.token, access: await this.accessTokens.issue({ userId: token.user_id, sessionId }) };
   }
 
   /** Signing out: the session of this refresh token ends (an unknown token changes nothing). */
   async endByRefreshToken(refreshToken: string): Promise<void> {
-    const token = await this.sessions.findToken(hashToken(refreshToken));
+    const token = await this.sessions.findPresentedToken(refreshToken);
     if (token) await this.sessions.revoke(token.session_id, this.clock());
   }
 

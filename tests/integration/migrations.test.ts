@@ -24,7 +24,8 @@ it('names the successor of every refresh token rotated before the upgrade', asyn
   await migrateTo('2026-11-22T0300-one-signing-key-per-alg');
   await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
   await db.insertInto('user_sessions').values({ id: 's', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
-  const token = (token_hash: string, parent_hash: string | null, created_at: number, rotated_at: number | null) => ({ token_hash, session_id: 's', parent_hash, created_at, rotated_at });
+  // The columns of the time, renamed since (token_key, parent_key).
+  const token = (token_hash: string, parent_hash: string | null, created_at: number, rotated_at: number | null) => ({ token_hash, session_id: 's', parent_hash, created_at, rotated_at }) as never;
   await db
     .insertInto('refresh_tokens')
     .values([
@@ -38,30 +39,39 @@ it('names the successor of every refresh token rotated before the upgrade', asyn
     .execute();
 
   await migrateToLatest(db);
-  const rows = await db.selectFrom('refresh_tokens').select(['token_hash', 'replaced_by']).orderBy('created_at').execute();
+  const rows = await db.selectFrom('refresh_tokens').select(['token_key', 'replaced_by']).orderBy('created_at').execute();
   expect(rows).toEqual([
-    { token_hash: 'first', replaced_by: 'retry' },
-    { token_hash: 'lost', replaced_by: null },
-    { token_hash: 'retry', replaced_by: 'live' },
-    { token_hash: 'live', replaced_by: null },
+    { token_key: 'first', replaced_by: 'retry' },
+    { token_key: 'lost', replaced_by: null },
+    { token_key: 'retry', replaced_by: 'live' },
+    { token_key: 'live', replaced_by: null },
   ]);
 });
 
-it('keeps service tokens issued before selectors, and going back drops only the newer ones', async () => {
+it('keeps the tokens issued before selectors, and going back drops only the newer ones', async () => {
   await migrateTo('2026-11-23T0000-refresh-token-successor');
   await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
   await db.insertInto('api_services').values({ id: 'a', name: 'A', description: '', client_id: 'c', client_secret_hash: 'x', redirect_uris: '[]', post_logout_redirect_uris: '[]', scopes: '["openid"]', grant_types: '[]', is_active: 1, icon_url: null, id_token_signed_response_alg: 'RS256', created_at: 1, updated_at: 1 }).execute();
   await db.insertInto('service_sessions').values({ id: 's', service_id: 'a', user_id: 'u', user_session_id: null, scope: 'openid', ip_address: null, auth_time: 1, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
   const token = { kind: 'access', scope: 'openid', service_session_id: 's', created_at: 1, expires_at: 9e12, used_at: null } as const;
   await db.insertInto('service_tokens').values({ ...token, token_hash: 'hash of an older token' } as never).execute();
+  await db.insertInto('user_sessions').values({ id: 'us', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
+  const refresh = { session_id: 'us', created_at: 1, rotated_at: null, replaced_by: null };
+  await db.insertInto('refresh_tokens').values({ ...refresh, token_hash: 'hash of an older refresh token', parent_hash: null } as never).execute();
 
   await migrateToLatest(db);
   await db.insertInto('service_tokens').values({ ...token, token_key: 'selector', verifier_hash: 'hash of its secret' }).execute();
+  await db.insertInto('refresh_tokens').values({ ...refresh, token_key: 'refresh selector', verifier_hash: 'hash of its secret', parent_key: 'hash of an older refresh token' }).execute();
   expect(await db.selectFrom('service_tokens').select(['token_key', 'verifier_hash']).orderBy('token_key').execute()).toEqual([
     { token_key: 'hash of an older token', verifier_hash: null },
     { token_key: 'selector', verifier_hash: 'hash of its secret' },
   ]);
+  expect(await db.selectFrom('refresh_tokens').select(['token_key', 'verifier_hash', 'parent_key']).orderBy('token_key').execute()).toEqual([
+    { token_key: 'hash of an older refresh token', verifier_hash: null, parent_key: null },
+    { token_key: 'refresh selector', verifier_hash: 'hash of its secret', parent_key: 'hash of an older refresh token' },
+  ]);
 
   await migrateTo('2026-11-23T0000-refresh-token-successor');
   expect(await db.selectFrom('service_tokens').selectAll().execute()).toEqual([{ ...token, token_hash: 'hash of an older token' }]);
+  expect(await db.selectFrom('refresh_tokens').selectAll().execute()).toEqual([{ ...refresh, token_hash: 'hash of an older refresh token', parent_hash: null }]);
 });

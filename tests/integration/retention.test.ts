@@ -13,7 +13,7 @@ afterEach(async () => t.close());
 const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', { token, body: {} });
 const profile = (token: string) => call(t.app, 'GET', '/api/v1/auth/profile', { token });
 const prune = () => t.app.services.expiredRows.prune();
-const refreshTokens = () => t.db.selectFrom('refresh_tokens').select('token_hash').execute();
+const refreshTokens = () => t.db.selectFrom('refresh_tokens').select('token_key').execute();
 
 describe('pruning expired rows', () => {
   it('deletes the refresh tokens of ended sessions at once, and rotated ones after the refresh lifetime', async () => {

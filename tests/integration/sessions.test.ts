@@ -1,5 +1,6 @@
 import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -36,14 +37,18 @@ describe('access and refresh tokens', () => {
     expect(session.expires_at).toBe(session.last_active + 30 * 24 * 3600 * 1000);
   });
 
-  it('accepts an empty body on refresh, and stores refresh tokens only as hashes', async () => {
+  it("accepts an empty body on refresh, and stores of refresh tokens only their selectors and their secrets' hashes", async () => {
     const user = await registerAndLogin(t.app);
     const empty = await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, rawBody: '', headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(200);
-    const rows = await t.db.selectFrom('refresh_tokens').select('token_hash').execute();
+    const rows = await t.db.selectFrom('refresh_tokens').selectAll().execute();
     const stored = JSON.stringify(rows);
-    expect(stored).not.toContain(user.refresh);
-    expect(stored).not.toContain(empty.body.refresh);
+    for (const token of [user.refresh, empty.body.refresh as string]) {
+      const [selector, secret] = token.split('.');
+      expect(stored).toContain(selector);
+      expect(stored).not.toContain(secret);
+      expect(stored).toContain(hashToken(secret!));
+    }
   });
 
   it('an old refresh token used after the grace window revokes the whole session', async () => {
@@ -65,7 +70,7 @@ describe('access and refresh tokens', () => {
     const retry = await refresh(user.refresh);
     expect(retry.status).toBe(200);
     expect((await profile(retry.body.access)).status).toBe(200);
-    const live = await t.db.selectFrom('refresh_tokens').select('token_hash').where('rotated_at', 'is', null).execute();
+    const live = await t.db.selectFrom('refresh_tokens').select('token_key').where('rotated_at', 'is', null).execute();
     expect(live).toHaveLength(1);
     // The lost token was withdrawn: presenting it later is a replay.
     t.advance(20_000);
@@ -80,10 +85,10 @@ describe('access and refresh tokens', () => {
     const retry = await refresh(user.refresh);
     expect([lost.status, lostAgain.status, retry.status]).toEqual([200, 200, 200]);
     expect((await profile(retry.body.access)).status).toBe(200);
-    const live = await t.db.selectFrom('refresh_tokens').select(['token_hash', 'replaced_by']).where('rotated_at', 'is', null).execute();
+    const live = await t.db.selectFrom('refresh_tokens').select(['token_key', 'replaced_by']).where('rotated_at', 'is', null).execute();
     expect(live).toHaveLength(1);
-    const presented = await t.db.selectFrom('refresh_tokens').select('replaced_by').where('parent_hash', 'is', null).executeTakeFirstOrThrow();
-    expect(presented.replaced_by).toBe(live[0]!.token_hash);
+    const presented = await t.db.selectFrom('refresh_tokens').select('replaced_by').where('parent_key', 'is', null).executeTakeFirstOrThrow();
+    expect(presented.replaced_by).toBe(live[0]!.token_key);
     // Neither lost token leads anywhere: presenting one is a replay.
     expect((await refresh(lostAgain.body.refresh)).status).toBe(401);
     expect((await profile(retry.body.access)).status).toBe(401);
@@ -96,6 +101,28 @@ describe('access and refresh tokens', () => {
     expect(third.status).toBe(200);
     expect((await refresh(user.refresh)).status).toBe(401);
     expect((await profile(third.body.access)).status).toBe(401);
+  });
+
+  it('a right selector with a wrong secret is refused, for a refresh and a sign-out, and spends nothing', async () => {
+    const user = await registerAndLogin(t.app);
+    const forged = `${user.refresh.split('.')[0]}.${newOpaqueToken()}`;
+    expect((await refresh(forged)).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/logout', { token: forged, body: {} })).status).toBe(200);
+    expect((await profile(user.access)).status).toBe(200);
+    expect((await refresh(user.refresh)).status).toBe(200);
+  });
+
+  it('a refresh token issued before selectors (keyed by its whole hash) still rotates, once', async () => {
+    const user = await registerAndLogin(t.app);
+    const older = newOpaqueToken();
+    // The session's live token as an older version stored it.
+    await t.db.updateTable('refresh_tokens').set({ token_key: hashToken(older), verifier_hash: null }).where('rotated_at', 'is', null).execute();
+    const renewed = await refresh(older);
+    expect(renewed.status).toBe(200);
+    expect((await profile(renewed.body.access)).status).toBe(200);
+    t.advance(11_000);
+    expect((await refresh(older)).status).toBe(401);
+    expect((await profile(renewed.body.access)).status).toBe(401);
   });
 
   it('refuses an access token at once when its session is revoked in the database', async () => {
