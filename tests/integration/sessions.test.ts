@@ -113,7 +113,7 @@ describe('access and refresh tokens', () => {
   });
 
   it('a refresh token issued before selectors (keyed by its whole hash) still rotates, once', async () => {
-    const user = await registerAndLogin(t.app);
+    await registerAndLogin(t.app);
     const older = newOpaqueToken();
     // The session's live token as an older version stored it.
     await t.db.updateTable('refresh_tokens').set({ token_key: hashToken(older), verifier_hash: null }).where('rotated_at', 'is', null).execute();
