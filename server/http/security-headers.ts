@@ -21,7 +21,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join(';');
 
 // helmet's set, fixed once: helmet rebuilt its CSP string on every request (2% of a profile GET).
-const SECURITY_HEADERS = {
+const DOCUMENT_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
@@ -37,8 +37,26 @@ const SECURITY_HEADERS = {
   'X-XSS-Protection': '0',
 } as const;
 
+/**
+ * What an API answer (JSON, or an avatar's bytes) needs, after OWASP's REST security cheat
+ * sheet: it loads nothing and may be framed by nothing. The rest of helmet's set governs
+ * documents (DNS prefetching, opener, download prompts) and only made every answer longer:
+ * 13 headers instead of 6 cost userinfo 8% and the refresh grant 5% of their throughput,
+ * measured in alternating slices, through the server and the client both parsing them.
+ */
+const API_HEADERS = {
+  'Content-Security-Policy': "default-src 'none';frame-ancestors 'none'",
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': DOCUMENT_HEADERS['Strict-Transport-Security'],
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+} as const;
+
+const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/.well-known/');
+
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(isApi(request.url) ? API_HEADERS : DOCUMENT_HEADERS);
   });
 }

@@ -21,7 +21,9 @@ const CROSS_ORIGIN = ['/.well-known/openid-configuration', '/.well-known/jwks.js
 function allowCrossOrigin(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!CROSS_ORIGIN.includes(request.url.split('?')[0]!)) return;
-    reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Allow-Methods', 'GET, POST');
+    reply.header('Access-Control-Allow-Origin', '*');
+    // What a request may carry is the preflight's answer; the request's own answer needs only the origin.
+    if (request.method === 'OPTIONS') reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Allow-Methods', 'GET, POST');
     // Cross-origin readers need this; the default of same-origin would block them.
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
   });

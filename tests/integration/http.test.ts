@@ -78,8 +78,8 @@ describe('serving the PWA', () => {
 });
 
 describe('security headers', () => {
-  it('sends a strict CSP, no framing, nosniff and no referrer on pages and API answers', async () => {
-    for (const url of ['/', '/auth/login', '/api/v1/auth/profile']) {
+  it('sends a strict CSP, no framing, nosniff and no referrer on pages', async () => {
+    for (const url of ['/', '/auth/login']) {
       const answer = await t.app.inject({ url });
       const csp = String(answer.headers['content-security-policy']);
       expect(csp, url).toContain("frame-ancestors 'none'");
@@ -90,6 +90,21 @@ describe('security headers', () => {
       expect(answer.headers['x-frame-options']).toBe('DENY');
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
       expect(answer.headers['referrer-policy']).toBe('no-referrer');
+      expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
+    }
+  });
+
+  it('answers API calls with the API set: nothing loaded, nothing framed, nosniff, HSTS', async () => {
+    for (const url of ['/api/v1/auth/profile', '/.well-known/openid-configuration', '/api/v1/no-such-thing']) {
+      const answer = await t.app.inject({ url });
+      expect(answer.headers['content-security-policy'], url).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['referrer-policy']).toBe('no-referrer');
+      expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
+      // Headers that only govern documents are left out.
+      expect(answer.headers['cross-origin-opener-policy']).toBeUndefined();
+      expect(answer.headers['x-dns-prefetch-control']).toBeUndefined();
     }
   });
 

@@ -256,6 +256,11 @@ describe('userinfo and sign-in freshness', () => {
     // Without the profile scope there is no name.
     expect(Object.keys(await (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).json()).sort()).toEqual(['email', 'email_verified', 'sub']);
     expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    // A browser asks once, in the preflight, what a request may carry.
+    expect(get.headers.get('access-control-allow-headers')).toBeNull();
+    const preflight = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'OPTIONS', headers: { origin: 'https://grafana.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(preflight.status).toBe(204);
+    expect([preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers'), preflight.headers.get('access-control-allow-methods')]).toEqual(['*', 'Authorization, Content-Type', 'GET, POST']);
   });
 
   it("userinfo moves the service session's last activity, written in a batch", async () => {
