@@ -41,6 +41,21 @@ const seeded = await seed(ours.url, database.dataDir, CONNECTIONS);
 const idleRss = rssMb(ours.child.pid!);
 rss.stage();
 
+const firstParty = firstPartyScenarios(ours.url, seeded);
+const stopAll = async () => {
+  await ours.stop();
+  await peer.close();
+  await database.drop();
+};
+// A misspelt --only would otherwise run nothing and print an empty table.
+const names = [...oidcScenarios, ...firstParty].map(([name]) => name);
+const unknown = [...(only ?? [])].filter((name) => !names.includes(name));
+if (unknown.length) {
+  console.error(`--only: no scenario named ${unknown.map((name) => `"${name}"`).join(', ')}; the scenarios are: ${names.join(', ')}`);
+  await stopAll();
+  process.exit(2);
+}
+
 const sides: { ours: Side; peer: Side } = {
   ours: { base: ours.url, token: '/api/v1/oauth/token', userinfo: '/api/v1/oauth/userinfo', jwks: '/.well-known/jwks.json', id: seeded.service.client_id, secret: seeded.service.client_secret, redirectUri: CALLBACK, mintCodes: seeded.mintCodes },
   peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
@@ -83,7 +98,7 @@ for (const [name, prepare] of oidcScenarios.filter(wanted)) {
 // machine's load) and the mean compared with sign-ins.
 const logins = !only || only.has('password login');
 const argon2Before = logins ? await bareArgon2Rate() : undefined;
-for (const [, run] of firstPartyScenarios(ours.url, seeded).filter(wanted)) {
+for (const [, run] of firstParty.filter(wanted)) {
   const { result: rows, ...cpu } = await withCpu(ours.child.pid!, run);
   const peak = rss.stage();
   for (const row of rows) table.push({ scenario: row.scenario, ours: { ...row, ...cpu, rss: peak } });
@@ -110,6 +125,4 @@ const withoutLatencies = ({ latencies: _, ...rest }: Measured) => rest;
 const rows = table.map((row) => ({ scenario: row.scenario, ours: withoutLatencies(row.ours), ...(row.peer ? { peer: withoutLatencies(row.peer) } : {}) }));
 writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, table: rows }, null, 2)}\n`);
 
-await ours.stop();
-await peer.close();
-await database.drop();
+await stopAll();
