@@ -4,6 +4,7 @@
 //   --only a,b   run just those scenarios      --profile   write our server's CPU profile
 //   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings);
 //   GLIBC_TUNABLES and MALLOC_* in the environment replace its allocator settings (SERVER_ENV)
+//   BENCH_SERVER_LOG=FILE keeps our server's output there (with --trace-gc: its heap over time)
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -125,4 +126,5 @@ const withoutLatencies = ({ latencies: _, ...rest }: Measured) => rest;
 const rows = table.map((row) => ({ scenario: row.scenario, ours: withoutLatencies(row.ours), ...(row.peer ? { peer: withoutLatencies(row.peer) } : {}) }));
 writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, table: rows }, null, 2)}\n`);
 
+if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, ours.output());
 await stopAll();
