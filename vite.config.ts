@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
-import { adminChunks } from './scripts/vite-admin-chunks-plugin';
-import { precompress } from './scripts/vite-precompress-plugin';
+import { adminChunks } from './scripts/vite-admin-chunks-plugin.ts';
+import { precompress } from './scripts/vite-precompress-plugin.ts';
 
 // The web manifest lives in one file at the top of the repo; the PWA plugin emits it.
 const manifest = JSON.parse(readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8')) as Partial<ManifestOptions>;
