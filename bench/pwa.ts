@@ -197,7 +197,8 @@ export function printPwaResults(r: PwaResults, verbose = false): void {
     console.log(`\n${'Lighthouse page'.padEnd(26)} perf  a11y  best   FCP    LCP   TBT   CLS  (perf of each run; the median run shown)`);
     for (const row of r.lighthouse) {
       const m = row.metrics;
-      console.log(`${row.page.padEnd(26)} ${String(row.performance).padStart(4)}  ${String(row.accessibility).padStart(4)}  ${String(row.bestPractices).padStart(4)}  ${String(m.fcp).padStart(5)}  ${String(m.lcp).padStart(5)}  ${String(m.tbt).padStart(4)}  ${String(m.cls).padStart(4)}  [${row.performanceRuns.join(', ')}]`);
+      console.log(`${row.page.padEnd(26)} ${String(row.performance).padStart(4)}  ${String(row.accessibility).padStart(4)}  ${String(row.bestPractices).padStart(4)}  ${String(m.fcp).padStart(5)}  ${String(m.lcp).padStart(5)}  ${String(m.tbt).padStart(4)}  ${String(m.cls).padStart(4)}  [${row.performanceRuns.map((run) => run ?? 'failed').join(', ')}]`);
+      for (const why of row.failedRuns) console.log(`  ! ${why}`);
       if (!row.finalUrl.startsWith(row.url.split('?')[0]!)) console.log(`  ended on ${row.finalUrl}`);
       for (const audit of row.failing) {
         console.log(`  - [${audit.category}] ${audit.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);

@@ -11,6 +11,8 @@ import { launchWithDebugPort } from './browser';
 
 export type FormFactor = 'desktop' | 'mobile';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+/** Extra attempts for a run that failed to record (Lighthouse 12 with Chromium 156 sometimes loses the trace: NO_NAVSTART). */
+const RETRIES = 2;
 
 export type LighthouseRow = {
   page: string;
@@ -26,8 +28,10 @@ export type LighthouseRow = {
   failing: Array<{ category: string; id: string; title: string; score: number | null; displayValue?: string; items: string[] }>;
   /** Lighthouse's run warnings (for example, a page that did not settle). */
   warnings: string[];
-  /** Performance score of every run; the row is the run with the median score. */
-  performanceRuns: number[];
+  /** Performance score of every run (null: the run failed); the row is the run with the median score. */
+  performanceRuns: Array<number | null>;
+  /** Why a run failed (Lighthouse's runtime error), one line each. */
+  failedRuns: string[];
 };
 
 export type LighthousePage = {
@@ -59,9 +63,19 @@ export async function runLighthouse(baseUrl: string, pages: LighthousePage[], fo
   const rows: LighthouseRow[] = [];
   for (const target of pages) {
     const attempts: LighthouseRow[] = [];
-    for (let i = 0; i < runs; i++) attempts.push(await auditOnce(baseUrl, target, formFactor));
+    const failedRuns: string[] = [];
+    for (let i = 0; i < runs; i++) {
+      // A run Lighthouse could not record (it says to run it again) is retried, and reported.
+      let attempt = await auditOnce(baseUrl, target, formFactor);
+      for (let retry = 0; attempt.failedRuns.length > 0 && retry < RETRIES; retry++) {
+        failedRuns.push(...attempt.failedRuns.map((why) => `run ${i + 1}, retried: ${why}`));
+        attempt = await auditOnce(baseUrl, target, formFactor);
+      }
+      attempts.push(attempt);
+    }
     const sorted = [...attempts].sort((a, b) => (a.performance ?? 0) - (b.performance ?? 0));
-    rows.push({ ...sorted[Math.floor(sorted.length / 2)]!, performanceRuns: attempts.map((a) => a.performance ?? 0) });
+    failedRuns.push(...attempts.flatMap((a, i) => a.failedRuns.map((why) => `run ${i + 1}: ${why}`)));
+    rows.push({ ...sorted[Math.floor(sorted.length / 2)]!, performanceRuns: attempts.map((a) => a.performance), failedRuns });
   }
   return rows;
 }
@@ -108,6 +122,8 @@ async function auditOnce(baseUrl: string, target: LighthousePage, formFactor: Fo
       failing,
       warnings: lhr.runWarnings,
       performanceRuns: [],
+      // A run that could not measure (no paint, a crashed page) scores null, not a low score.
+      failedRuns: lhr.runtimeError ? [`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`] : [],
     };
   } finally {
     await context.close();
