@@ -66,15 +66,16 @@ export async function runLighthouse(baseUrl: string, pages: LighthousePage[], fo
     const failedRuns: string[] = [];
     for (let i = 0; i < runs; i++) {
       // A run Lighthouse could not record (it says to run it again) is retried, and reported.
-      let attempt = await auditOnce(baseUrl, target, formFactor);
-      for (let retry = 0; attempt.failedRuns.length > 0 && retry < RETRIES; retry++) {
-        failedRuns.push(...attempt.failedRuns.map((why) => `run ${i + 1}, retried: ${why}`));
-        attempt = await auditOnce(baseUrl, target, formFactor);
+      for (let tries = 0; ; tries++) {
+        const attempt = await auditOnce(baseUrl, target, formFactor);
+        failedRuns.push(...attempt.failedRuns.map((why) => `run ${i + 1}: ${why}`));
+        if (attempt.failedRuns.length === 0 || tries === RETRIES) {
+          attempts.push(attempt);
+          break;
+        }
       }
-      attempts.push(attempt);
     }
     const sorted = [...attempts].sort((a, b) => (a.performance ?? 0) - (b.performance ?? 0));
-    failedRuns.push(...attempts.flatMap((a, i) => a.failedRuns.map((why) => `run ${i + 1}: ${why}`)));
     rows.push({ ...sorted[Math.floor(sorted.length / 2)]!, performanceRuns: attempts.map((a) => a.performance), failedRuns });
   }
   return rows;
