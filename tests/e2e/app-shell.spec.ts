@@ -8,12 +8,16 @@ test('the served app shows its page and is controlled by an active service worke
   // A signed-out visitor lands on the sign-in page of the app.
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 
-  const state = await page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    return { active: registration.active?.state, scriptURL: registration.active?.scriptURL };
-  });
-  expect(state.active).toBe('activated');
-  expect(state.scriptURL).toMatch(/\/sw\.js$/);
+  // `ready` resolves as soon as a worker is active, which may still be 'activating' (its activate
+  // event running) on a slow machine: poll for the end state.
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const { active } = await navigator.serviceWorker.ready;
+        return { state: active?.state, scriptURL: active?.scriptURL };
+      }),
+    )
+    .toEqual({ state: 'activated', scriptURL: expect.stringMatching(/\/sw\.js$/) });
   // clients.claim(): the first page is controlled without a reload.
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
@@ -41,6 +45,8 @@ test('admin code is not precached: only an administrator downloads it, and keeps
   expect(precached.filter((url) => /ServicesListPage|UsersListPage|SessionsPages|AdminPage/.test(url))).toEqual([]);
 
   await signIn(page, E2E_ADMIN);
+  // Navigating before the sign-in has answered would land back on the Sign In form.
+  await expect(page.getByRole('heading', { name: `Welcome, ${E2E_ADMIN.name}` })).toBeVisible();
   await page.goto('/admin/api-services');
   await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
   await expect.poll(async () => (await cachedScripts()).some((url) => /\/assets\/ServicesListPage-/.test(url))).toBe(true);
