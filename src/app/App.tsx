@@ -5,7 +5,7 @@ import { subscribe } from 'valtio';
 import { errorMessage } from '../api/errors';
 import { startSession, type AppSession } from '../session/start-session';
 import { LoadingScreen } from '../ui/LoadingScreen';
-import { OfflineNotice, PageBrokerNotice, UpdatePrompt } from './Notices';
+import { AppNotices, NoticesInShell, UpdatePrompt } from './Notices';
 import { createAppRouter } from './router';
 import { registerServiceWorker } from './service-worker';
 import { SessionContext } from './session-context';
@@ -39,6 +39,7 @@ export function App() {
   const [session, setSession] = useState<AppSession | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
+  const [noticesInShell, setNoticesInShell] = useState(false);
 
   useEffect(() => {
     registerServiceWorker((apply) => setApplyUpdate(() => apply));
@@ -46,9 +47,8 @@ export function App() {
   }, []);
 
   return (
-    <>
-      <OfflineNotice />
-      {session?.connection.mode === 'page' && <PageBrokerNotice />}
+    <NoticesInShell.Provider value={setNoticesInShell}>
+      {!noticesInShell && <AppNotices pageBroker={session?.connection.mode === 'page'} />}
       {failure ? (
         <Center h="100dvh" p="md">
           <Stack align="center" ta="center">
@@ -64,6 +64,6 @@ export function App() {
         <LoadingScreen label="Connecting to local storage..." />
       )}
       {applyUpdate && <UpdatePrompt onReload={applyUpdate} />}
-    </>
+    </NoticesInShell.Provider>
   );
 }

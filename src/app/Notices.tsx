@@ -1,25 +1,44 @@
-import { Alert, Button, Group, Paper, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
+import { createContext, useContext, useLayoutEffect } from 'react';
 import { OfflineIcon } from '../ui/icons';
 
-/** Shown while the device has no network: the app works from its saved state. */
-export function OfflineNotice() {
+/**
+ * The app's standing notices: offline (the app works from its saved state), and no service worker
+ * controlling this tab (the broker runs in the page itself). A full-width band at the top of the
+ * page, or, inside the signed-in shell (whose fixed header would cover that band), a block at the
+ * top of its main area.
+ */
+export function AppNotices({ pageBroker, inShell = false }: { pageBroker: boolean; inShell?: boolean }) {
   const { online } = useNetwork();
-  if (online) return null;
+  if (online && !pageBroker) return null;
+  const radius = inShell ? 'md' : 0;
   return (
-    <Alert role="status" color="yellow" variant="filled" radius={0} icon={<OfflineIcon size={18} />} py={8} title={null}>
-      You are offline. Home Guard shows your saved accounts; signing in and changes wait for the connection.
-    </Alert>
+    <Stack gap="xs" mb={inShell ? 'md' : 0}>
+      {!online && (
+        <Alert role="status" color="yellow" variant="filled" radius={radius} icon={<OfflineIcon size={18} />} py={8} title={null}>
+          You are offline. Home Guard shows your saved accounts; signing in and changes wait for the connection.
+        </Alert>
+      )}
+      {pageBroker && (
+        <Alert role="status" color="gray" variant="light" radius={radius} py={6}>
+          <Text size="xs">Offline support is not active in this tab (reload to enable it). Your accounts still work here.</Text>
+        </Alert>
+      )}
+    </Stack>
   );
 }
 
-/** Shown when no service worker controls this tab and the broker runs in the page itself. */
-export function PageBrokerNotice() {
-  return (
-    <Alert role="status" color="gray" variant="light" radius={0} py={6}>
-      <Text size="xs">Offline support is not active in this tab (reload to enable it). Your accounts still work here.</Text>
-    </Alert>
-  );
+/** Set by App: true while the shell shows the notices, so the top band steps aside. */
+export const NoticesInShell = createContext<(inShell: boolean) => void>(() => {});
+
+/** Called by the shell, which then renders AppNotices itself (before the first paint, so no flash). */
+export function useNoticesInShell(): void {
+  const place = useContext(NoticesInShell);
+  useLayoutEffect(() => {
+    place(true);
+    return () => place(false);
+  }, [place]);
 }
 
 export function UpdatePrompt({ onReload }: { onReload: () => void }) {

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { signIn } from './support/ui';
+import { expectInSight, signIn } from './support/ui';
 
 test('without a service worker the broker runs in the page, says so, and calls still carry the token', async ({ browser }) => {
   const person = await verifiedPerson('nosw');
@@ -14,7 +14,7 @@ test('without a service worker the broker runs in the page, says so, and calls s
   await page.goto('/auth/login');
   await signIn(page, person);
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
-  await expect(page.getByText('Offline support is not active in this tab')).toBeVisible();
+  await expectInSight(page, 'Offline support is not active in this tab');
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await context.close();

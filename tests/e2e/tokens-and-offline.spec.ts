@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { signIn } from './support/ui';
+import { expectInSight, screenshots, signIn } from './support/ui';
 
 const controlled = (page: Page) => expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 // Every first-party refresh the server answered, from its Prometheus counters.
@@ -91,6 +91,8 @@ test('offline, a reload shows the app with its saved account and an offline noti
   await page.reload();
   await expect(page.getByText('You are offline.')).toBeVisible({ timeout: 2_000 });
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 2_000 });
+  await expectInSight(page, 'You are offline.');
+  await screenshots(page, 'home-offline');
   await context.setOffline(false);
   await expect(page.getByText('You are offline.')).toBeHidden();
 });

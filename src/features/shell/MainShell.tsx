@@ -2,6 +2,7 @@ import { AppShell, Group, Menu, NavLink, ScrollArea, Stack, Tabs, Text, Unstyled
 import { useMediaQuery } from '@mantine/hooks';
 import { Link, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
 import { useSnapshot } from 'valtio';
+import { AppNotices, useNoticesInShell } from '../../app/Notices';
 import { useSession } from '../../app/session-context';
 import { AccountAvatar } from '../../ui/AccountAvatar';
 import { LogoutIcon, SwitchIcon } from '../../ui/icons';
@@ -46,6 +47,7 @@ export function MainShell() {
   const wide = useMediaQuery('(min-width: 48em)', true);
   const groups = visibleGroups(profile?.is_admin ?? false);
   const items = groups.flatMap((group) => group.items);
+  useNoticesInShell();
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: true } }} padding="md">
@@ -74,6 +76,7 @@ export function MainShell() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
+        <AppNotices pageBroker={session.connection.mode === 'page'} inShell />
         {!wide && (
           <Tabs value={items.find((item) => isActive(item, pathname))?.to ?? null} onChange={(to) => to && void navigate({ to })} mb="md" variant="pills" aria-label="Main navigation">
             <ScrollArea type="never">

@@ -45,3 +45,21 @@ export function pageReadableTokens(page: Page): Promise<string[]> {
     return found;
   });
 }
+
+/**
+ * Visible to a person, not only to Playwright: toBeVisible() passes for an element hidden under
+ * a fixed header. The topmost element at the text's centre must belong to it.
+ */
+export async function expectInSight(page: Page, text: string): Promise<void> {
+  const target = page.getByText(text);
+  await expect(target).toBeVisible();
+  await expect
+    .poll(() =>
+      target.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const topmost = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return topmost !== null && (element.contains(topmost) || topmost.contains(element));
+      }),
+    )
+    .toBe(true);
+}
