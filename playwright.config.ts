@@ -13,7 +13,9 @@ process.env.E2E_DATA_DIR = dataDir;
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.ts',
-  timeout: 60_000,
+  // The longest flows (an admin creating and editing, with wide and narrow screenshots of each
+  // screen) take 55-60 s on a slow 2-core VM with two workers: room for that, not a hang.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: process.env.CI ? 1 : 2,
@@ -34,7 +36,9 @@ export default defineConfig({
     command: 'node --import tsx server/main.ts',
     url: `${E2E_URL}/manifest.webmanifest`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // The longest flows (an admin creating and editing, with wide and narrow screenshots of each
+  // screen) take 55-60 s on a slow 2-core VM with two workers: room for that, not a hang.
+  timeout: 120_000,
     env: {
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',

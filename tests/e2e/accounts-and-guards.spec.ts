@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { verifiedPerson } from './support/api';
-import { signIn } from './support/ui';
+import { E2E_ADMIN } from './global-setup';
+import { expectInSight, signIn } from './support/ui';
 
 test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
   const ada = await verifiedPerson('ada');
@@ -90,4 +91,14 @@ test('an administrator sees the Admin group, highlighted by path prefix', async 
   await expect(nav.getByRole('link', { name: 'Home' })).not.toHaveAttribute('data-active', 'true');
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/admin\/api-services$/);
+});
+
+test('on a narrow screen the tab strip keeps the current page\'s tab in sight', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
+  await signIn(page, E2E_ADMIN);
+  await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeVisible();
+  const strip = page.getByRole('tablist');
+  await expect(strip.getByRole('tab', { selected: true })).toHaveText('User Sessions');
+  await expectInSight(strip.getByRole('tab', { name: 'User Sessions' }));
 });

@@ -14,7 +14,7 @@ test('without a service worker the broker runs in the page, says so, and calls s
   await page.goto('/auth/login');
   await signIn(page, person);
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
-  await expectInSight(page, 'Offline support is not active in this tab');
+  await expectInSight(page.getByText('Offline support is not active in this tab'));
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await context.close();

@@ -91,7 +91,7 @@ test('offline, a reload shows the app with its saved account and an offline noti
   await page.reload();
   await expect(page.getByText('You are offline.')).toBeVisible({ timeout: 2_000 });
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 2_000 });
-  await expectInSight(page, 'You are offline.');
+  await expectInSight(page.getByText('You are offline.'));
   await screenshots(page, 'home-offline');
   await context.setOffline(false);
   await expect(page.getByText('You are offline.')).toBeHidden();

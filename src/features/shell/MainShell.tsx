@@ -1,6 +1,7 @@
 import { AppShell, Group, Menu, NavLink, ScrollArea, Stack, Tabs, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Link, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
 import { AppNotices, useNoticesInShell } from '../../app/Notices';
 import { useSession } from '../../app/session-context';
@@ -47,7 +48,18 @@ export function MainShell() {
   const wide = useMediaQuery('(min-width: 48em)', true);
   const groups = visibleGroups(profile?.is_admin ?? false);
   const items = groups.flatMap((group) => group.items);
+  const activeTo = items.find((item) => isActive(item, pathname))?.to ?? null;
   useNoticesInShell();
+  const tabStrip = useRef<HTMLDivElement>(null);
+  // On a narrow screen the strip is wider than the page: bring the current page's tab into sight
+  // (an admin page's tab is otherwise off to the right). Horizontally only: the page keeps its place.
+  useEffect(() => {
+    const strip = tabStrip.current;
+    const tab = strip?.querySelector('[data-active]');
+    if (!strip || !tab) return;
+    const [stripBox, tabBox] = [strip.getBoundingClientRect(), tab.getBoundingClientRect()];
+    strip.scrollLeft += tabBox.left - stripBox.left - (stripBox.width - tabBox.width) / 2;
+  }, [activeTo, wide]);
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: true } }} padding="md">
@@ -78,8 +90,8 @@ export function MainShell() {
       <AppShell.Main>
         <AppNotices pageBroker={session.connection.mode === 'page'} inShell />
         {!wide && (
-          <Tabs value={items.find((item) => isActive(item, pathname))?.to ?? null} onChange={(to) => to && void navigate({ to })} mb="md" variant="pills" aria-label="Main navigation">
-            <ScrollArea type="never">
+          <Tabs value={activeTo} onChange={(to) => to && void navigate({ to })} mb="md" variant="pills" aria-label="Main navigation">
+            <ScrollArea type="never" viewportRef={tabStrip}>
               <Tabs.List style={{ flexWrap: 'nowrap' }}>
                 {items.map((item) => (
                   <Tabs.Tab key={item.to} value={item.to} leftSection={<item.icon size={16} />}>

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Person } from './api';
 
 export const SCREENSHOT_DIR = 'test-results/screenshots';
@@ -48,10 +48,9 @@ export function pageReadableTokens(page: Page): Promise<string[]> {
 
 /**
  * Visible to a person, not only to Playwright: toBeVisible() passes for an element hidden under
- * a fixed header. The topmost element at the text's centre must belong to it.
+ * a fixed header or scrolled out of its strip. The topmost element at its centre must belong to it.
  */
-export async function expectInSight(page: Page, text: string): Promise<void> {
-  const target = page.getByText(text);
+export async function expectInSight(target: Locator): Promise<void> {
   await expect(target).toBeVisible();
   await expect
     .poll(() =>
