@@ -66,7 +66,6 @@ export class AccountsService {
     }
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
-    await this.users.recordLogin(user.id, this.clock());
     const tokens = await this.sessions.start(user.id, client);
     return {
       id: user.id,

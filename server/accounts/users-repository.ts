@@ -77,10 +77,6 @@ export class UsersRepository {
   async markVerified(id: string, now: number): Promise<void> {
     await this.db.updateTable('users').set({ verified: 1, updated_at: now }).where('id', '=', id).execute();
   }
-
-  async recordLogin(id: string, now: number): Promise<void> {
-    await setLastLogin(this.db, { id, now });
-  }
 }
 
 /** True when the error is a unique-constraint violation, in either dialect. */
@@ -92,4 +88,3 @@ export function isUniqueViolation(error: unknown): boolean {
 // Every sign-in, code exchange and profile call runs these: compiled once (see preparedQuery).
 const userById = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('id', '=', value<string>('id')));
 const userByEmail = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('email', '=', value<string>('email')));
-const setLastLogin = preparedQuery((db, value) => db.updateTable('users').set({ last_login: value('now') }).where('id', '=', value<string>('id')));

@@ -10,10 +10,12 @@ export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export class UserSessionsRepository {
   constructor(private readonly db: Database) {}
 
+  /** A sign-in: the new session, its first token and the user's last sign-in, in one commit. */
   async insert(session: UserSessionRow, firstToken: SplitToken): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await insertSession(tx, rowValues(session, SESSION_COLUMNS));
       await insertToken(tx, { tokenKey: firstToken.key, verifierHash: firstToken.verifierHash, sessionId: session.id, parentKey: null, now: session.issued_at });
+      await setLastLogin(tx, { id: session.user_id, now: session.issued_at });
     });
   }
 
@@ -120,6 +122,8 @@ const insertToken = preparedQuery((db, value) =>
 const slideSession = preparedQuery((db, value) =>
   db.updateTable('user_sessions').set({ last_active: value('now'), expires_at: value('expiresAt') }).where('id', '=', value<string>('sessionId')),
 );
+
+const setLastLogin = preparedQuery((db, value) => db.updateTable('users').set({ last_login: value('now') }).where('id', '=', value<string>('id')));
 
 const SESSION_COLUMNS = ['id', 'user_id', 'device_info', 'ip_address', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
 const insertSession = preparedQuery((db, value) => db.insertInto('user_sessions').values(placeholderRow<UserSessionRow>(value, SESSION_COLUMNS)));

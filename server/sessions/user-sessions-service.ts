@@ -24,6 +24,7 @@ export class UserSessionsService {
     private readonly clock: () => number,
   ) {}
 
+  /** A sign-in: opens a session (and records it as the user's last sign-in). */
   async start(userId: string, client: ClientInfo): Promise<RefreshResponse & { sessionId: string }> {
     const now = this.clock();
     const sessionId = randomUUID();
