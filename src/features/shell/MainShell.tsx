@@ -1,5 +1,5 @@
 import { AppShell, Group, Menu, NavLink, ScrollArea, Stack, Tabs, Text, UnstyledButton } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useElementSize, useMediaQuery, useMergedRef } from '@mantine/hooks';
 import { Link, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
@@ -51,15 +51,18 @@ export function MainShell() {
   const activeTo = items.find((item) => isActive(item, pathname))?.to ?? null;
   useNoticesInShell();
   const tabStrip = useRef<HTMLDivElement>(null);
+  const { ref: measureStrip, width: stripWidth } = useElementSize<HTMLDivElement>();
+  const tabStripRef = useMergedRef(tabStrip, measureStrip);
   // On a narrow screen the strip is wider than the page: bring the current page's tab into sight
-  // (an admin page's tab is otherwise off to the right). Horizontally only: the page keeps its place.
+  // (an admin page's tab is otherwise off to the right), again when the strip's width changes (a
+  // phone turned). Horizontally only: the page keeps its place.
   useEffect(() => {
     const strip = tabStrip.current;
     const tab = strip?.querySelector('[data-active]');
     if (!strip || !tab) return;
     const [stripBox, tabBox] = [strip.getBoundingClientRect(), tab.getBoundingClientRect()];
     strip.scrollLeft += tabBox.left - stripBox.left - (stripBox.width - tabBox.width) / 2;
-  }, [activeTo, wide]);
+  }, [activeTo, wide, stripWidth]);
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: true } }} padding="md">
@@ -91,7 +94,7 @@ export function MainShell() {
         <AppNotices pageBroker={session.connection.mode === 'page'} inShell />
         {!wide && (
           <Tabs value={activeTo} onChange={(to) => to && void navigate({ to })} mb="md" variant="pills" aria-label="Main navigation">
-            <ScrollArea type="never" viewportRef={tabStrip}>
+            <ScrollArea type="never" viewportRef={tabStripRef}>
               <Tabs.List style={{ flexWrap: 'nowrap' }}>
                 {items.map((item) => (
                   <Tabs.Tab key={item.to} value={item.to} leftSection={<item.icon size={16} />}>
