@@ -36,9 +36,7 @@ export default defineConfig({
     command: 'node --import tsx server/main.ts',
     url: `${E2E_URL}/manifest.webmanifest`,
     reuseExistingServer: false,
-    // The longest flows (an admin creating and editing, with wide and narrow screenshots of each
-  // screen) take 55-60 s on a slow 2-core VM with two workers: room for that, not a hang.
-  timeout: 120_000,
+    timeout: 60_000,
     env: {
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
