@@ -1,8 +1,10 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database';
+import { isPostgres } from '../db/postgres-one-statement';
 import { changedRows, firstRow, placeholderRow, preparedQuery, preparedQueryPerCount, rowValues } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
 import { presentedKey, verifierMatches } from '../sessions/tokens';
+import { openSessionInOneStatement, rotateInOneStatement } from './postgres-grant-writes';
 
 export type CodeRow = Selectable<OauthCodesTable>;
 export type ServiceSessionRow = Selectable<ServiceSessionsTable>;
@@ -20,7 +22,11 @@ export function userOf(row: JoinedUser) {
 
 /** Codes, service sessions and their tokens: the OIDC provider's state, all in the database. */
 export class ServiceSessionsRepository {
-  constructor(private readonly db: Database) {}
+  private readonly onPostgres: boolean;
+
+  constructor(private readonly db: Database) {
+    this.onPostgres = isPostgres(db);
+  }
 
   async insertCode(code: Insertable<OauthCodesTable>): Promise<void> {
     await this.db.insertInto('oauth_codes').values(code).execute();
@@ -47,6 +53,10 @@ export class ServiceSessionsRepository {
    * transaction; false, changing nothing, when the code was already used.
    */
   async openSessionWithCode(session: ServiceSessionRow, codeHash: string, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
+    if (this.onPostgres) {
+      const values = tokenValues(tokens, rowValues(session, SESSION_COLUMNS, 'session.', { codeHash }));
+      return (await openSessionInOneStatement(tokens.length)(this.db, values)).rows.length === 1;
+    }
     return this.db.transaction().execute(async (tx) => {
       if (changedRows(await useCodeForSession(tx, { codeHash, now: session.issued_at, sessionId: session.id })) !== 1) return false;
       await insertSession(tx, rowValues(session, SESSION_COLUMNS));
@@ -72,6 +82,7 @@ export class ServiceSessionsRepository {
 
   /** Uses a refresh token once and stores its successors, sliding the session; false on reuse. */
   async rotate(refreshKey: string, sessionId: string, now: number, expiresAt: number, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
+    if (this.onPostgres) return (await rotateInOneStatement(tokens.length)(this.db, tokenValues(tokens, { refreshKey, sessionId, now, expiresAt }))).rows.length === 1;
     return this.db.transaction().execute(async (tx) => {
       if (changedRows(await useRefreshToken(tx, { refreshKey, now })) !== 1) return false;
       await insertTokens(tx, tokens);
@@ -148,11 +159,15 @@ const insertTokenRows = preparedQueryPerCount((db, value, count) =>
   db.insertInto('service_tokens').values(Array.from({ length: count }, (_, at) => placeholderRow<Insertable<ServiceTokensTable>>(value, TOKEN_COLUMNS, `${at}.`))),
 );
 
+/** The values of a grant's token rows, each column prefixed by the row's place (`0.scope`). */
+function tokenValues(tokens: Array<Insertable<ServiceTokensTable>>, into: Record<string, unknown> = {}) {
+  tokens.forEach((token, at) => rowValues(token, TOKEN_COLUMNS, `${at}.`, into));
+  return into;
+}
+
 /** Inserts a grant's tokens in one statement. */
 function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>>) {
-  const values: Record<string, unknown> = {};
-  tokens.forEach((token, at) => rowValues(token, TOKEN_COLUMNS, `${at}.`, values));
-  return insertTokenRows(tokens.length)(db, values);
+  return insertTokenRows(tokens.length)(db, tokenValues(tokens));
 }
 
 const codeInContext = preparedQuery((db, value) =>

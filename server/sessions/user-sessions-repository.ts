@@ -1,14 +1,20 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/database';
+import { isPostgres } from '../db/postgres-one-statement';
 import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
 import type { RefreshTokensTable, UserSessionsTable } from '../db/schema';
+import { rotateRefreshTokenInOneStatement } from './postgres-rotation';
 import { presentedKey, verifierMatches, type SplitToken } from './tokens';
 
 export type UserSessionRow = Selectable<UserSessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
 export class UserSessionsRepository {
-  constructor(private readonly db: Database) {}
+  private readonly onPostgres: boolean;
+
+  constructor(private readonly db: Database) {
+    this.onPostgres = isPostgres(db);
+  }
 
   /** A sign-in: the new session, its first token and the user's last sign-in, in one commit. */
   async insert(session: UserSessionRow, firstToken: SplitToken): Promise<void> {
@@ -56,6 +62,10 @@ export class UserSessionsRepository {
    */
   async replaceLiveToken(liveKey: string, parentKey: string, next: SplitToken, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
     const rotation = liveKey === parentKey;
+    if (rotation && this.onPostgres) {
+      const stored = { 'next.token_key': next.key, 'next.verifier_hash': next.verifierHash, 'next.session_id': sessionId, 'next.parent_key': parentKey, 'next.created_at': now, 'next.rotated_at': null, 'next.replaced_by': null };
+      return (await rotateRefreshTokenInOneStatement(this.db, { liveKey, now, expiresAt, ...stored })).rows.length === 1;
+    }
     return this.db.transaction().execute(async (tx) => {
       if (changedRows(await withdrawToken(tx, { liveKey, now, replacedBy: rotation ? next.key : null })) !== 1) return false;
       if (!rotation) await tx.updateTable('refresh_tokens').set({ replaced_by: next.key }).where('token_key', '=', parentKey).execute();
