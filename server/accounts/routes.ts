@@ -12,6 +12,7 @@ import {
 import { errorBodySchema } from '../../contract/errors';
 import { requireBearer } from '../http/authenticate';
 import type { Services } from '../services';
+import { toProfile } from './users-repository';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
 
@@ -40,6 +41,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.get('/api/v1/auth/profile', { onRequest: services.authenticate, schema: { response: { 200: profileSchema, ...errors } } }, async (request) => {
-    return services.accounts.profile(request.auth!.userId);
+    // Read with the session when the access token was checked: one query per call.
+    return toProfile(request.auth!.user);
   });
 };

@@ -3,6 +3,7 @@ import type { Profile } from '../../contract/accounts';
 import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { UsersTable } from '../db/schema';
+import type { SignedInUser } from '../sessions/user-sessions-repository';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -19,7 +20,7 @@ export type NewUser = {
 /** Emails are stored and compared trimmed and lower-cased. */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export function toProfile(row: UserRow): Profile {
+export function toProfile(row: SignedInUser): Profile {
   return {
     id: row.id,
     email: row.email,

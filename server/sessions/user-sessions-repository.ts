@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../db/database';
 import { isPostgres } from '../db/postgres-one-statement';
 import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
-import type { RefreshTokensTable, UserSessionsTable } from '../db/schema';
+import type { RefreshTokensTable, UsersTable, UserSessionsTable } from '../db/schema';
 import { rotateRefreshTokenInOneStatement } from './postgres-rotation';
 import { presentedKey, verifierMatches, type SplitToken } from './tokens';
 
@@ -29,8 +29,8 @@ export class UserSessionsRepository {
     return firstRow(await sessionById(this.db, { id }));
   }
 
-  /** The session with its user's existence, for checking an access token. */
-  async findLiveForUser(sessionId: string, userId: string, now: number) {
+  /** The user of a live session, for checking an access token; undefined when either has ended. */
+  async findUserOfLiveSession(sessionId: string, userId: string, now: number): Promise<SignedInUser | undefined> {
     return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));
   }
 
@@ -93,6 +93,10 @@ export class UserSessionsRepository {
   }
 }
 
+/** What an authenticated request knows of its user, read with the session: a profile call reads nothing else. */
+export const SIGNED_IN_USER_COLUMNS = ['id', 'email', 'full_name', 'phone_number', 'profile_picture', 'is_admin', 'email_verified', 'avatar_verified', 'verified'] as const;
+export type SignedInUser = Pick<Selectable<UsersTable>, (typeof SIGNED_IN_USER_COLUMNS)[number]>;
+
 // Every sign-in, profile call and first-party refresh runs these: compiled once (see preparedQuery).
 const sessionById = preparedQuery((db, value) => db.selectFrom('user_sessions').selectAll().where('id', '=', value<string>('id')));
 
@@ -100,7 +104,7 @@ const liveSessionOfUser = preparedQuery((db, value) =>
   db
     .selectFrom('user_sessions')
     .innerJoin('users', 'users.id', 'user_sessions.user_id')
-    .select(['user_sessions.id', 'users.is_admin'])
+    .select(SIGNED_IN_USER_COLUMNS.map((column) => `users.${column}` as const))
     .where('user_sessions.id', '=', value<string>('sessionId'))
     .where('user_sessions.user_id', '=', value<string>('userId'))
     .where('user_sessions.revoked_at', 'is', null)

@@ -4,9 +4,9 @@ import { AppError } from '../errors';
 import type { AccessTokens } from './access-tokens';
 import { deviceInfoFromUserAgent } from './device-info';
 import { newSplitToken } from './tokens';
-import type { UserSessionsRepository } from './user-sessions-repository';
+import type { SignedInUser, UserSessionsRepository } from './user-sessions-repository';
 
-export type Authenticated = { userId: string; sessionId: string; isAdmin: boolean };
+export type Authenticated = { userId: string; sessionId: string; isAdmin: boolean; user: SignedInUser };
 export type ClientInfo = { userAgent: string | undefined; ip: string | undefined };
 
 export type SessionPolicy = {
@@ -88,9 +88,9 @@ export class UserSessionsService {
   async authenticate(accessToken: string): Promise<Authenticated> {
     const claims = await this.accessTokens.verify(accessToken);
     if (!claims) throw AppError.invalidToken();
-    const live = await this.sessions.findLiveForUser(claims.sessionId, claims.userId, this.clock());
-    if (!live) throw AppError.invalidToken();
-    return { ...claims, isAdmin: live.is_admin === 1 };
+    const user = await this.sessions.findUserOfLiveSession(claims.sessionId, claims.userId, this.clock());
+    if (!user) throw AppError.invalidToken();
+    return { ...claims, isAdmin: user.is_admin === 1, user };
   }
 
   revoke(sessionId: string): Promise<void> {
