@@ -19,6 +19,12 @@ function exchange(side: Side, code: string) {
   return fetch(`${side.base}${side.token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form({ grant_type: 'authorization_code', code, redirect_uri: side.redirectUri }) }).then((r) => r.json() as Promise<Record<string, string>>);
 }
 
+/** The algorithm a side signs its ID tokens with, read off one exchange: the run checks it is the one asked for. */
+export async function idTokenAlgOf(side: Side): Promise<string | undefined> {
+  const { id_token } = await exchange(side, (await side.mintCodes(1))[0]!);
+  return id_token ? (JSON.parse(Buffer.from(id_token.split('.')[0]!, 'base64url').toString()) as { alg?: string }).alg : undefined;
+}
+
 const tokenRequest = (side: Side, body: Record<string, string>) => ({ method: 'POST' as const, path: side.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
 
 /** Timed slices of one second each, SECONDS in all. */

@@ -2,14 +2,22 @@
 // build on it), with one client and its default in-memory adapter. It runs apart from the load
 // generator, as our server does. A second port mints codes for the bench, the way the provider
 // does after sign-in and consent: GET /mint?n=100 answers a JSON array of codes.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 import { PEER_CLIENT } from './peer-client';
 
 const [port, controlPort] = [Number(process.env.PEER_PORT), Number(process.env.PEER_CONTROL_PORT)];
 const issuer = `http://127.0.0.1:${port}`;
+// Its development keys are RSA only: to sign ES256 it is given an RSA and a P-256 key.
+const es256 = process.env.PEER_ID_TOKEN_ALG === 'ES256';
+const privateJwk = (key: KeyObject, alg: string) => ({ ...key.export({ format: 'jwk' }), alg, use: 'sig', kid: alg.toLowerCase() });
+const jwks = es256
+  ? { jwks: { keys: [privateJwk(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, 'RS256'), privateJwk(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, 'ES256')] } }
+  : {};
 const provider = new Provider(issuer, {
-  clients: [{ client_id: PEER_CLIENT.client_id, client_secret: PEER_CLIENT.client_secret, redirect_uris: [PEER_CLIENT.redirect_uri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
+  ...jwks,
+  clients: [{ client_id: PEER_CLIENT.client_id, client_secret: PEER_CLIENT.client_secret, redirect_uris: [PEER_CLIENT.redirect_uri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: es256 ? 'ES256' : 'RS256' }],
   findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub, email: 'peer@bench.test', email_verified: true, name: 'Peer Person' }) }),
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   features: { devInteractions: { enabled: false } },

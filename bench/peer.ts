@@ -4,11 +4,11 @@ import { freePort, repoRoot } from '../tests/support/server-process';
 export { PEER_CLIENT } from './peer-client';
 
 /** Starts the peer (bench/peer-server.ts) as its own process, as our server runs. */
-export async function startPeer() {
+export async function startPeer(idTokenAlg: 'RS256' | 'ES256' = 'RS256') {
   const [port, controlPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/peer-server.ts'], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PEER_PORT: String(port), PEER_CONTROL_PORT: String(controlPort) },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PEER_PORT: String(port), PEER_CONTROL_PORT: String(controlPort), PEER_ID_TOKEN_ALG: idTokenAlg },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

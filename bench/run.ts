@@ -2,6 +2,7 @@
 // each in its own process, measured with the same autocannon settings, alternating slice by
 // slice (see Slices in oidc-scenarios.ts); prints a table and writes bench/results.json. Speed lives here, never in the tests.
 //   --only a,b   run just those scenarios      --profile   write our server's CPU profile
+//   --id-token-alg ES256   both sides sign ID tokens with ES256 (default RS256, as every RP must accept)
 //   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings);
 //   GLIBC_TUNABLES and MALLOC_* in the environment replace its allocator settings (SERVER_ENV)
 //   BENCH_SERVER_LOG=FILE keeps our server's output there (with --trace-gc: its heap over time)
@@ -13,7 +14,7 @@ import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
 import { combine, CONNECTIONS, SECONDS, type Row } from './load';
-import { oidcScenarios, type Side } from './oidc-scenarios';
+import { idTokenAlgOf, oidcScenarios, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
 import { CALLBACK, seed } from './seed';
@@ -24,6 +25,12 @@ const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1]!.split(',')) : undefined;
 const wanted = ([name]: [string, unknown]) => !only || only.has(name);
 const profileDir = process.argv.includes('--profile') ? path.join(import.meta.dirname, 'profiles') : undefined;
+const algArg = process.argv.indexOf('--id-token-alg');
+const idTokenAlg = algArg > 0 ? process.argv[algArg + 1] : 'RS256';
+if (idTokenAlg !== 'RS256' && idTokenAlg !== 'ES256') {
+  console.error(`--id-token-alg: RS256 or ES256, not ${idTokenAlg}`);
+  process.exit(2);
+}
 
 // Production mode: the compiled server, as `npm start` runs it, at the default LOG_LEVEL (info;
 // the test harness would otherwise lower it to warn).
@@ -36,9 +43,9 @@ const ours = await startServerProcess(
   [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   bundle,
 );
-const peer = await startPeer();
+const peer = await startPeer(idTokenAlg);
 const rss = rssSampler(ours.child.pid!);
-const seeded = await seed(ours.url, database.dataDir, CONNECTIONS);
+const seeded = await seed(ours.url, database.dataDir, CONNECTIONS, idTokenAlg);
 const idleRss = rssMb(ours.child.pid!);
 rss.stage();
 
@@ -61,6 +68,15 @@ const sides: { ours: Side; peer: Side } = {
   ours: { base: ours.url, token: '/api/v1/oauth/token', userinfo: '/api/v1/oauth/userinfo', jwks: '/.well-known/jwks.json', id: seeded.service.client_id, secret: seeded.service.client_secret, redirectUri: CALLBACK, mintCodes: seeded.mintCodes },
   peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
 };
+
+for (const [name, side] of Object.entries(sides)) {
+  const alg = await idTokenAlgOf(side);
+  if (alg !== idTokenAlg) {
+    console.error(`${name === 'ours' ? 'Home Guard' : 'the peer'} signed an ID token with ${alg}, not ${idTokenAlg}`);
+    await stopAll();
+    process.exit(1);
+  }
+}
 
 type Measured = Row & { cpu: number; loopCpu: number; generatorCpu: number; rss?: number };
 const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured> => {
@@ -115,7 +131,7 @@ const cell = (row?: Measured) => {
 };
 const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
-console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each (against the peer: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in rounds of 200)`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in rounds of 200)`);
 console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
 console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
@@ -124,7 +140,7 @@ if (argon2 && login) console.log(`\nbare argon2id (m=19456, t=2, p=1) on ${os.av
 console.log(`server RSS: ${idleRss} MB idle, ${rss.peak()} MB peak`);
 const withoutLatencies = ({ latencies: _, ...rest }: Measured) => rest;
 const rows = table.map((row) => ({ scenario: row.scenario, ours: withoutLatencies(row.ours), ...(row.peer ? { peer: withoutLatencies(row.peer) } : {}) }));
-writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, table: rows }, null, 2)}\n`);
+writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, idTokenAlg, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, table: rows }, null, 2)}\n`);
 
 if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, ours.output());
 await stopAll();

@@ -12,14 +12,14 @@ export async function json(base: string, method: string, url: string, body?: unk
 
 export type Seeded = Awaited<ReturnType<typeof seed>>;
 
-/** Seeds through the public API: an administrator, a verified user with `sessions` sign-ins, a service. */
-export async function seed(base: string, dataDir: string, sessions: number) {
+/** Seeds through the public API: an administrator, a verified user with `sessions` sign-ins, a service signing ID tokens with `idTokenAlg`. */
+export async function seed(base: string, dataDir: string, sessions: number, idTokenAlg: 'RS256' | 'ES256' = 'RS256') {
   for (const person of [ADMIN, BENCH_USER]) {
     await json(base, 'POST', '/api/v1/register', { full_name: person.name, email: person.email, password: person.password });
     await verifyThroughApi(person, base, path.join(dataDir, 'outbox'));
   }
   const adminToken = (await json(base, 'POST', '/api/v1/auth/login', { email: ADMIN.email, password: ADMIN.password })).access as string;
-  const service = (await json(base, 'POST', '/api/v1/admin/api-services', { name: 'Bench', description: 'b', redirect_uris: [CALLBACK], scopes: ['openid', 'email', 'profile', 'offline_access'], grant_types: ['authorization_code', 'refresh_token'] }, adminToken)).credentials as { client_id: string; client_secret: string };
+  const service = (await json(base, 'POST', '/api/v1/admin/api-services', { name: 'Bench', description: 'b', redirect_uris: [CALLBACK], scopes: ['openid', 'email', 'profile', 'offline_access'], grant_types: ['authorization_code', 'refresh_token'], id_token_signed_response_alg: idTokenAlg }, adminToken)).credentials as { client_id: string; client_secret: string };
   const logins = await Promise.all(Array.from({ length: sessions }, () => json(base, 'POST', '/api/v1/auth/login', { email: BENCH_USER.email, password: BENCH_USER.password })));
   const userToken = logins[0]!.access as string;
   const mintCode = async () => (await json(base, 'POST', '/api/v1/oauth/code', { client_id: service.client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email profile offline_access' }, userToken)).code as string;
