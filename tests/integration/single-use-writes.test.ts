@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ServiceSessionsRepository, type ServiceSessionRow } from '../../server/oauth/service-sessions-repository';
+import { ServiceSessionsRepository, type CodeRow, type ServiceSessionRow } from '../../server/oauth/service-sessions-repository';
 import { UserSessionsRepository } from '../../server/sessions/user-sessions-repository';
 import { hashToken, newSplitToken, presentedKey } from '../../server/sessions/tokens';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
@@ -24,13 +24,16 @@ const newCode = async () => (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/cod
 const tokenRows = (sessionId: string, name: string, now: number) =>
   (['access', 'refresh'] as const).map((kind) => ({ token_key: `${name}-${kind}`, verifier_hash: `${name}-verifier`, kind, scope: 'openid', service_session_id: sessionId, created_at: now, expires_at: now + 60_000, used_at: null }));
 
+/** The service session a code opens, as the token endpoint builds it. */
+const sessionOf = (code: CodeRow, id: string, now: number): ServiceSessionRow => ({ id, service_id: service.id, user_id: code.user_id, user_session_id: code.user_session_id, scope: code.scope, ip_address: null, auth_time: code.auth_time, issued_at: now, expires_at: now + 60_000, last_active: now, revoked_at: null });
+
 const rowsOf = (keys: string[]) => f.t.db.selectFrom('service_tokens').selectAll().where('token_key', 'in', keys).execute();
 
 it('a code opens one session: a second claim of it creates no session and no tokens', async () => {
   const codeHash = hashToken(await newCode());
   const code = (await repository.findCode(codeHash))!;
   const now = f.t.app.services.clock();
-  const session = (id: string): ServiceSessionRow => ({ id, service_id: service.id, user_id: code.user_id, user_session_id: code.user_session_id, scope: code.scope, ip_address: null, auth_time: code.auth_time, issued_at: now, expires_at: now + 60_000, last_active: now, revoked_at: null });
+  const session = (id: string) => sessionOf(code, id, now);
 
   expect(await repository.openSessionWithCode(session('session-a'), codeHash, tokenRows('session-a', 'a', now))).toBe(true);
   expect(await repository.openSessionWithCode(session('session-b'), codeHash, tokenRows('session-b', 'b', now))).toBe(false);
@@ -46,8 +49,7 @@ it('a refresh token rotates once: a second claim stores no successors and does n
   const codeHash = hashToken(await newCode());
   const code = (await repository.findCode(codeHash))!;
   const now = f.t.app.services.clock();
-  const opened = { id: 'session-r', service_id: service.id, user_id: code.user_id, user_session_id: code.user_session_id, scope: code.scope, ip_address: null, auth_time: code.auth_time, issued_at: now, expires_at: now + 60_000, last_active: now, revoked_at: null };
-  expect(await repository.openSessionWithCode(opened, codeHash, tokenRows('session-r', 'first', now))).toBe(true);
+  expect(await repository.openSessionWithCode(sessionOf(code, 'session-r', now), codeHash, tokenRows('session-r', 'first', now))).toBe(true);
 
   expect(await repository.rotate('first-refresh', 'session-r', now + 1_000, now + 90_000, tokenRows('session-r', 'second', now + 1_000))).toBe(true);
   expect(await repository.rotate('first-refresh', 'session-r', now + 2_000, now + 120_000, tokenRows('session-r', 'third', now + 2_000))).toBe(false);
