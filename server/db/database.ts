@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
 import { useNamedStatements } from './postgres-named-statements';
 import { withStatementCache } from './statement-cache';
@@ -53,7 +54,9 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('cache_size = -2000');
   const checkpoints = scheduleWalCheckpoints(sqlite);
   const database = withStatementCache(sqlite, () => checkpoints.stop());
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite', location: file };
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+  registerDirectSqlite(db, sqlite, database);
+  return { db, dialect: 'sqlite', location: file };
 }
 
 /** Runs every pending migration; safe when several replicas start at once (Kysely locks). */

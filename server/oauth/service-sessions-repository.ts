@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../db/database';
+import { onDirectSqlite, type DirectSqlite } from '../db/direct-sqlite';
 import { isPostgres } from '../db/postgres-one-statement';
 import { changedRows, firstRow, placeholderRow, preparedQuery, preparedQueryPerCount, rowValues } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
@@ -57,10 +58,10 @@ export class ServiceSessionsRepository {
       const values = tokenValues(tokens, rowValues(session, SESSION_COLUMNS, 'session.', { codeHash }));
       return (await openSessionInOneStatement(tokens.length)(this.db, values)).rows.length === 1;
     }
-    return this.db.transaction().execute(async (tx) => {
-      if (changedRows(await useCodeForSession(tx, { codeHash, now: session.issued_at, sessionId: session.id })) !== 1) return false;
-      await insertSession(tx, rowValues(session, SESSION_COLUMNS));
-      await insertTokens(tx, tokens);
+    return sqliteTransaction(this.db, (direct) => {
+      if (changedRows(useCodeForSession.now(this.db, direct, { codeHash, now: session.issued_at, sessionId: session.id })) !== 1) return false;
+      insertSession.now(this.db, direct, rowValues(session, SESSION_COLUMNS));
+      insertTokenRows(tokens.length).now(this.db, direct, tokenValues(tokens));
       return true;
     });
   }
@@ -83,10 +84,10 @@ export class ServiceSessionsRepository {
   /** Uses a refresh token once and stores its successors, sliding the session; false on reuse. */
   async rotate(refreshKey: string, sessionId: string, now: number, expiresAt: number, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
     if (this.onPostgres) return (await rotateInOneStatement(tokens.length)(this.db, tokenValues(tokens, { refreshKey, sessionId, now, expiresAt }))).rows.length === 1;
-    return this.db.transaction().execute(async (tx) => {
-      if (changedRows(await useRefreshToken(tx, { refreshKey, now })) !== 1) return false;
-      await insertTokens(tx, tokens);
-      await slideSession(tx, { sessionId, now, expiresAt });
+    return sqliteTransaction(this.db, (direct) => {
+      if (changedRows(useRefreshToken.now(this.db, direct, { refreshKey, now })) !== 1) return false;
+      insertTokenRows(tokens.length).now(this.db, direct, tokenValues(tokens));
+      slideSession.now(this.db, direct, { sessionId, now, expiresAt });
       return true;
     });
   }
@@ -165,9 +166,14 @@ function tokenValues(tokens: Array<Insertable<ServiceTokensTable>>, into: Record
   return into;
 }
 
-/** Inserts a grant's tokens in one statement. */
-function insertTokens(db: Database, tokens: Array<Insertable<ServiceTokensTable>>) {
-  return insertTokenRows(tokens.length)(db, tokenValues(tokens));
+/**
+ * A grant's writes on SQLite: one transaction run synchronously, so that no other request's
+ * statement can land inside it (PostgreSQL writes in one statement instead).
+ */
+async function sqliteTransaction(db: Database, work: (direct: DirectSqlite) => boolean): Promise<boolean> {
+  const done = await onDirectSqlite(db, (direct) => direct.transaction(() => work(direct)));
+  if (done === undefined) throw new Error('a grant on SQLite needs the database, not a transaction');
+  return done;
 }
 
 const codeInContext = preparedQuery((db, value) =>
