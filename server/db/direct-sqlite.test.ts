@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiServiceRow as service } from '../../tests/support/api-service-row';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
 import type { Database } from './database';
 import { onDirectSqlite } from './direct-sqlite';
@@ -6,11 +7,6 @@ import { firstRow, preparedQuery } from './prepared-query';
 
 const nameOf = preparedQuery((db, value) => db.selectFrom('api_services').select('name').where('id', '=', value<string>('id')));
 const rename = preparedQuery((db, value) => db.updateTable('api_services').set({ name: value('name') }).where('id', '=', value<string>('id')));
-
-const service = (id: string) => ({
-  id, name: `Service ${id}`, description: '', client_id: `client-${id}`, client_secret_hash: 'hash', redirect_uris: '[]', post_logout_redirect_uris: '[]',
-  scopes: '["openid"]', grant_types: '["authorization_code"]', is_active: 1, icon_url: null, id_token_signed_response_alg: 'RS256', created_at: 1, updated_at: 1,
-});
 
 /**
  * Opens a Kysely transaction that renames service a and holds the connection until `end` is

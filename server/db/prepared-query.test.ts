@@ -1,29 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
-import type { ApiServiceRow } from '../api-services/api-services-repository';
+import { apiServiceRow as service } from '../../tests/support/api-service-row';
 import type { Database } from './database';
 import { changedRows, firstRow, preparedQuery, preparedQueryPerCount } from './prepared-query';
 
 const serviceNamed = preparedQuery((db, value) => db.selectFrom('api_services').select(['id', 'name']).where('client_id', '=', value<string>('clientId')));
 const rename = preparedQuery((db, value) => db.updateTable('api_services').set({ name: value('name') }).where('id', '=', value<string>('id')));
 
-const service = (id: string): ApiServiceRow => ({
-  id,
-  name: `Service ${id}`,
-  description: '',
-  client_id: `client-${id}`,
-  client_secret_hash: 'hash',
-  redirect_uris: '[]',
-  post_logout_redirect_uris: '[]',
-  scopes: '["openid"]',
-  grant_types: '["authorization_code"]',
-  is_active: 1,
-  icon_url: null,
-  id_token_signed_response_alg: 'RS256',
-  created_at: 1,
-  updated_at: 1,
-});
 
 describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) => {
   let database: TestDatabase;
