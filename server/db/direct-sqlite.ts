@@ -21,7 +21,10 @@ export function registerDirectSqlite(db: Database, sqlite: SqliteDatabase.Databa
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   };
-  handles.set(db, { sqlite, direct: { execute, transaction: (work) => sqlite.transaction(work)() } });
+  // One transaction wrapper for all grants, running whatever work it is handed (better-sqlite3
+  // builds a wrapper per call of sqlite.transaction).
+  const inTransaction = sqlite.transaction((work: () => unknown) => work());
+  handles.set(db, { sqlite, direct: { execute, transaction: <T>(work: () => T) => inTransaction(work) as T } });
 }
 
 /**
@@ -43,6 +46,5 @@ export function directSqlite(db: Database): DirectSqlite | undefined {
 export async function onDirectSqlite<T>(db: Database, work: (direct: DirectSqlite) => T): Promise<T | undefined> {
   const handle = handles.get(db);
   if (!handle) return undefined;
-  const now = directSqlite(db);
-  return now ? work(now) : db.connection().execute(async () => work(handle.direct));
+  return handle.sqlite.inTransaction ? db.connection().execute(async () => work(handle.direct)) : work(handle.direct);
 }
