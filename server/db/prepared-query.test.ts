@@ -8,7 +8,6 @@ import { changedRows, firstRow, preparedQuery, preparedQueryPerCount } from './p
 const serviceNamed = preparedQuery((db, value) => db.selectFrom('api_services').select(['id', 'name']).where('client_id', '=', value<string>('clientId')));
 const rename = preparedQuery((db, value) => db.updateTable('api_services').set({ name: value('name') }).where('id', '=', value<string>('id')));
 
-
 describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) => {
   let database: TestDatabase;
   let db: Database;
