@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiServiceRow as service } from '../../tests/support/api-service-row';
-import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
+import { databaseWithTwoServices } from '../../tests/support/api-service-row';
 import type { Database } from './database';
 import { onDirectSqlite } from './direct-sqlite';
 import { firstRow, preparedQuery } from './prepared-query';
@@ -29,18 +28,11 @@ function openTransaction(db: Database) {
 }
 
 describe('SQLite statements run outside Kysely only when no transaction is open', () => {
-  let database: TestDatabase;
   let db: Database;
+  let close: () => Promise<void>;
   const name = async (id: string) => firstRow(await nameOf(db, { id }))?.name;
-  beforeEach(async () => {
-    database = await createTestDatabase('sqlite');
-    db = (await openTestDatabase(database)).db;
-    await db.insertInto('api_services').values([service('a'), service('b')]).execute();
-  });
-  afterEach(async () => {
-    await db.destroy();
-    await database.drop();
-  });
+  beforeEach(async () => void ({ db, close } = await databaseWithTwoServices('sqlite')));
+  afterEach(() => close());
 
   it('a prepared write sent while another transaction is open is not rolled back with it', async () => {
     const transaction = openTransaction(db);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, openTestDatabase, type TestDatabase } from '../../tests/support/test-database';
-import { apiServiceRow as service } from '../../tests/support/api-service-row';
+import { databaseWithTwoServices } from '../../tests/support/api-service-row';
 import type { Database } from './database';
 import { changedRows, firstRow, preparedQuery, preparedQueryPerCount } from './prepared-query';
 
@@ -9,17 +8,10 @@ const serviceNamed = preparedQuery((db, value) => db.selectFrom('api_services').
 const rename = preparedQuery((db, value) => db.updateTable('api_services').set({ name: value('name') }).where('id', '=', value<string>('id')));
 
 describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) => {
-  let database: TestDatabase;
   let db: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = (await openTestDatabase(database)).db;
-    await db.insertInto('api_services').values([service('a'), service('b')]).execute();
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
-  });
+  let close: () => Promise<void>;
+  beforeAll(async () => void ({ db, close } = await databaseWithTwoServices(kind)));
+  afterAll(() => close());
 
   it('binds fresh values on every run of the one compiled statement', async () => {
     expect(firstRow(await serviceNamed(db, { clientId: 'client-a' }))).toEqual({ id: 'a', name: 'Service a' });
@@ -66,17 +58,10 @@ describe.each(['sqlite', 'postgres'] as const)('prepared queries on %s', (kind) 
 });
 
 describe('on PostgreSQL, prepared queries are named statements', () => {
-  let database: TestDatabase;
   let db: Database;
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    db = (await openTestDatabase(database)).db;
-    await db.insertInto('api_services').values([service('a'), service('b')]).execute();
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
-  });
+  let close: () => Promise<void>;
+  beforeAll(async () => void ({ db, close } = await databaseWithTwoServices('postgres')));
+  afterAll(() => close());
 
   const namedOnThisConnection = async (connection: Database) =>
     (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'hg\\_%'`.execute(connection)).rows.map((row) => row.statement);

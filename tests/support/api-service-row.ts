@@ -1,4 +1,5 @@
 import type { ApiServiceRow } from '../../server/api-services/api-services-repository';
+import { createTestDatabase, openTestDatabase } from './test-database';
 
 /** An API service row written straight to the database, for tests of the database layer. */
 export const apiServiceRow = (id: string): ApiServiceRow => ({
@@ -17,3 +18,11 @@ export const apiServiceRow = (id: string): ApiServiceRow => ({
   created_at: 1,
   updated_at: 1,
 });
+
+/** A fresh test database of `kind` holding services a and b; `close` destroys it. */
+export async function databaseWithTwoServices(kind: 'sqlite' | 'postgres') {
+  const database = await createTestDatabase(kind);
+  const { db } = await openTestDatabase(database);
+  await db.insertInto('api_services').values([apiServiceRow('a'), apiServiceRow('b')]).execute();
+  return { db, close: async () => (await db.destroy(), await database.drop()) };
+}
