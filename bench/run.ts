@@ -14,7 +14,7 @@ import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
 import { combine, CONNECTIONS, SECONDS, type Row } from './load';
-import { idTokenAlgOf, oidcScenarios, type Side } from './oidc-scenarios';
+import { CODE_ROUND, CODE_ROUNDS, idTokenAlgOf, oidcScenarios, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
 import { CALLBACK, seed } from './seed';
@@ -105,10 +105,12 @@ for (const [name, prepare] of oidcScenarios.filter(wanted)) {
     { pid: ours.child.pid!, slices: await prepare(sides.ours), rows: [] as Measured[] },
     { pid: peer.pid, slices: await prepare(sides.peer), rows: [] as Measured[] },
   ];
-  // One slice each first, not measured: the figures are of code the JIT has compiled.
+  // Unmeasured slices first: the figures are of code the JIT has compiled.
   for (const run of runs) {
-    await run.slices.before?.();
-    await run.slices.slice();
+    for (let warm = 0; warm < (run.slices.warmUp ?? 1); warm++) {
+      await run.slices.before?.();
+      await run.slices.slice();
+    }
   }
   // Alternate slice by slice, each side first in turn, so machine noise hits both.
   for (let at = 0; at < runs[0]!.slices.count; at++) {
@@ -141,7 +143,7 @@ const cell = (row?: Measured) => {
 };
 const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
-console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in rounds of 200)`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after ${CODE_ROUNDS} to warm up)`);
 console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
 console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
