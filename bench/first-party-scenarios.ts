@@ -14,16 +14,16 @@ export function firstPartyScenarios(base: string, seeded: Seeded): Array<[string
     const token = refreshes.take();
     return token ? { method: 'POST' as const, path: '/api/v1/auth/refresh', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' } : null;
   };
-  const profile = () => ({ path: '/api/v1/auth/profile', headers: { authorization: `Bearer ${seeded.userToken}` } });
-  const login = () => ({ method: 'POST' as const, path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BENCH_USER.email, password: BENCH_USER.password }) });
+  const profile = { path: '/api/v1/auth/profile', headers: { authorization: `Bearer ${seeded.userToken}` } };
+  const login = { method: 'POST' as const, path: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BENCH_USER.email, password: BENCH_USER.password }) };
 
   const mixed = (context: Context) => {
     const step = (context.step = ((context.step as number | undefined) ?? -1) + 1) as number;
     const at = step % MIX_CYCLE;
     const wanted = at < MIX.login ? 'login' : at < MIX.login + MIX.refresh ? 'refresh' : 'profile';
-    const request = wanted === 'login' ? login() : wanted === 'refresh' ? refresh() : profile();
+    const request = wanted === 'login' ? login : wanted === 'refresh' ? refresh() : profile;
     context.kind = request ? wanted : 'profile';
-    return request ?? profile();
+    return request ?? profile;
   };
 
   return [

@@ -33,11 +33,11 @@ const timed = (run: (seconds: number) => Promise<Row>, before?: () => Promise<vo
 
 /** The scenarios run against both providers, alternating slice by slice, with the same settings. */
 export const oidcScenarios: Array<[string, (side: Side) => Promise<Slices>]> = [
-  ['discovery', async (s) => timed((seconds) => scenario('discovery', s.base, () => ({ path: '/.well-known/openid-configuration' }), { seconds }))],
-  ['jwks', async (s) => timed((seconds) => scenario('jwks', s.base, () => ({ path: s.jwks }), { seconds }))],
+  ['discovery', async (s) => timed((seconds) => scenario('discovery', s.base, { path: '/.well-known/openid-configuration' }, { seconds }))],
+  ['jwks', async (s) => timed((seconds) => scenario('jwks', s.base, { path: s.jwks }, { seconds }))],
   ['userinfo', async (s) => {
     const tokens = await exchange(s, (await s.mintCodes(1))[0]!);
-    return timed((seconds) => scenario('userinfo', s.base, () => ({ path: s.userinfo, headers: { authorization: `Bearer ${tokens.access_token}` } }), { seconds }));
+    return timed((seconds) => scenario('userinfo', s.base, { path: s.userinfo, headers: { authorization: `Bearer ${tokens.access_token}` } }, { seconds }));
   }],
   ['refresh_token grant', async (s) => {
     const chains = async (n: number) => Promise.all((await s.mintCodes(n)).map(async (code) => (await exchange(s, code)).refresh_token!));

@@ -15,6 +15,7 @@ export async function startSigningFloor(idTokenAlg: 'RS256' | 'ES256') {
     ...floor,
     /** One timed run, with the CPU its server used. */
     measure: async (): Promise<Row & { cpu: number }> => {
+      // Built per request, not encoded once: the grants' requests change, and the floor stands beside them.
       const { result, cpu } = await withCpu(floor.pid, () => scenario('signing floor', `http://127.0.0.1:${port}`, () => request));
       return { ...result, cpu };
     },
