@@ -16,8 +16,19 @@ export type Slices = { count: number; warmUp?: number; before?: () => Promise<vo
 export const CODE_ROUND = 200;
 export const CODE_ROUNDS = 8;
 
-function exchange(side: Side, code: string) {
-  return fetch(`${side.base}${side.token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form({ grant_type: 'authorization_code', code, redirect_uri: side.redirectUri }) }).then((r) => r.json() as Promise<Record<string, string>>);
+const postToken = (side: Side, body: Record<string, string>) =>
+  fetch(`${side.base}${side.token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
+
+const exchange = async (side: Side, code: string) =>
+  (await (await postToken(side, { grant_type: 'authorization_code', code, redirect_uri: side.redirectUri })).json()) as Record<string, string>;
+
+/** Whether a side rotates refresh tokens: a refresh answers a new one, and the one it replaced is then refused. */
+export async function rotatesRefreshTokens(side: Side): Promise<boolean> {
+  const { refresh_token: first } = await exchange(side, (await side.mintCodes(1))[0]!);
+  if (!first) return false;
+  const refresh = () => postToken(side, { grant_type: 'refresh_token', refresh_token: first });
+  const { refresh_token: next } = (await (await refresh()).json()) as Record<string, string>;
+  return Boolean(next) && next !== first && (await refresh()).status === 400;
 }
 
 /** The algorithm a side signs its ID tokens with, read off one exchange: the run checks it is the one asked for. */

@@ -1,6 +1,7 @@
 // The peer's process: oidc-provider, the certified Node.js OpenID provider (Logto and VoidAuth
-// build on it), with one client and its default in-memory adapter. It runs apart from the load
-// generator, as our server does. A second port mints codes for the bench, the way the provider
+// build on it), with one client and its default in-memory adapter, set to our policies (token
+// lifetimes, refresh-token rotation) so that both sides do the same work. It runs apart from the
+// load generator, as our server does. A second port mints codes for the bench, the way the provider
 // does after sign-in and consent: GET /mint?n=100 answers a JSON array of codes.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -22,6 +23,10 @@ const provider = new Provider(issuer, {
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   features: { devInteractions: { enabled: false } },
   pkce: { required: () => false },
+  // Ours rotate a service's refresh token on every use (ARCHITECTURE.md); left at its default, the
+  // peer rotates only a public client's, or one past 70% of its lifetime, and a refresh grant then
+  // stores one token where ours stores two and retires a third. PEER_ROTATION=default keeps that.
+  ...(process.env.PEER_ROTATION === 'default' ? {} : { rotateRefreshToken: true }),
   ttl: { AccessToken: 900, AuthorizationCode: 60, IdToken: 900, RefreshToken: 30 * 24 * 3600, Grant: 30 * 24 * 3600 },
 });
 

@@ -3,6 +3,8 @@
 // slice (see Slices in oidc-scenarios.ts); prints a table and writes bench/results.json. Speed lives here, never in the tests.
 //   --only a,b   run just those scenarios      --profile   write our server's CPU profile
 //   --id-token-alg ES256   both sides sign ID tokens with ES256 (default RS256, as every RP must accept)
+//   --peer-default-rotation   the peer rotates refresh tokens only as its defaults do (not, for a
+//                confidential client, before 70% of the token's lifetime); ours always rotate
 //   BENCH_NODE_FLAGS='--flag …' adds Node/V8 flags to our server (to try memory settings);
 //   GLIBC_TUNABLES and MALLOC_* in the environment replace its allocator settings (SERVER_ENV)
 //   BENCH_SERVER_LOG=FILE keeps our server's output there (with --trace-gc: its heap over time)
@@ -14,7 +16,7 @@ import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
 import { combine, CONNECTIONS, SECONDS, type Row } from './load';
-import { CODE_ROUND, CODE_ROUNDS, idTokenAlgOf, oidcScenarios, type Side } from './oidc-scenarios';
+import { CODE_ROUND, CODE_ROUNDS, idTokenAlgOf, oidcScenarios, rotatesRefreshTokens, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
 import { CALLBACK, seed } from './seed';
@@ -44,7 +46,8 @@ const ours = await startServerProcess(
   [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   bundle,
 );
-const peer = await startPeer(idTokenAlg);
+const peerRotation = process.argv.includes('--peer-default-rotation') ? 'default' : 'always';
+const peer = await startPeer(idTokenAlg, peerRotation);
 const floor = await startSigningFloor(idTokenAlg);
 const rss = rssSampler(ours.child.pid!);
 const seeded = await seed(ours.url, database.dataDir, CONNECTIONS, idTokenAlg);
@@ -72,10 +75,15 @@ const sides: { ours: Side; peer: Side } = {
   peer: { base: peer.issuer, token: '/token', userinfo: '/me', jwks: '/jwks', id: PEER_CLIENT.client_id, secret: PEER_CLIENT.client_secret, redirectUri: PEER_CLIENT.redirect_uri, mintCodes: peer.mintCodes },
 };
 
+// Each side is checked to do the work the run says it does before any of it is measured.
 for (const [name, side] of Object.entries(sides)) {
+  const who = name === 'ours' ? 'Home Guard' : 'the peer';
   const alg = await idTokenAlgOf(side);
-  if (alg !== idTokenAlg) {
-    console.error(`${name === 'ours' ? 'Home Guard' : 'the peer'} signed an ID token with ${alg}, not ${idTokenAlg}`);
+  const rotates = await rotatesRefreshTokens(side);
+  const shouldRotate = name === 'ours' || peerRotation === 'always';
+  const problem = alg !== idTokenAlg ? `signed an ID token with ${alg}, not ${idTokenAlg}` : rotates !== shouldRotate ? `${rotates ? 'rotated' : 'did not rotate'} a refresh token` : undefined;
+  if (problem) {
+    console.error(`${who} ${problem}`);
     await stopAll();
     process.exit(1);
   }
@@ -143,7 +151,7 @@ const cell = (row?: Measured) => {
 };
 const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
-console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after ${CODE_ROUNDS} to warm up)`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer, ${peerRotation === 'always' ? 'rotating refresh tokens as ours do' : 'rotating refresh tokens only as its defaults do'}: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after ${CODE_ROUNDS} to warm up)`);
 console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
 console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
@@ -156,7 +164,7 @@ if (signingFloor && floorBefore && floorAfter) {
 console.log(`server RSS: ${idleRss} MB idle, ${rss.peak()} MB peak`);
 const withoutLatencies = ({ latencies: _, ...rest }: Measured) => rest;
 const rows = table.map((row) => ({ scenario: row.scenario, ours: withoutLatencies(row.ours), ...(row.peer ? { peer: withoutLatencies(row.peer) } : {}) }));
-writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, idTokenAlg, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, signingFloorPerSecond: { before: floorBefore?.rps, after: floorAfter?.rps, mean: signingFloor }, table: rows }, null, 2)}\n`);
+writeFileSync(path.join(import.meta.dirname, 'results.json'), `${JSON.stringify({ date: new Date().toISOString(), database: postgres ? 'postgres' : 'sqlite', cores: os.cpus().length, cpu: os.cpus()[0]?.model, connections: CONNECTIONS, seconds: SECONDS, idTokenAlg, peerRotation, rss: { idle: idleRss, peak: rss.peak() }, argon2HashesPerSecond: { before: argon2Before, after: argon2After, mean: argon2 }, signingFloorPerSecond: { before: floorBefore?.rps, after: floorAfter?.rps, mean: signingFloor }, table: rows }, null, 2)}\n`);
 
 if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, ours.output());
 await stopAll();
