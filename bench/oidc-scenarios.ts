@@ -22,19 +22,18 @@ const postToken = (side: Side, body: Record<string, string>) =>
 const exchange = async (side: Side, code: string) =>
   (await (await postToken(side, { grant_type: 'authorization_code', code, redirect_uri: side.redirectUri })).json()) as Record<string, string>;
 
-/** Whether a side rotates refresh tokens: a refresh answers a new one, and the one it replaced is then refused. */
-export async function rotatesRefreshTokens(side: Side): Promise<boolean> {
-  const { refresh_token: first } = await exchange(side, (await side.mintCodes(1))[0]!);
-  if (!first) return false;
+/**
+ * What a side does, read off one exchange and two refreshes before anything is measured: the
+ * algorithm it signs ID tokens with, and whether it rotates refresh tokens (a refresh answers a
+ * new one, and the one it replaced is then refused).
+ */
+export async function observedBehaviour(side: Side): Promise<{ idTokenAlg: string | undefined; rotates: boolean }> {
+  const { id_token, refresh_token: first } = await exchange(side, (await side.mintCodes(1))[0]!);
+  const idTokenAlg = id_token ? (JSON.parse(Buffer.from(id_token.split('.')[0]!, 'base64url').toString()) as { alg?: string }).alg : undefined;
+  if (!first) return { idTokenAlg, rotates: false };
   const refresh = () => postToken(side, { grant_type: 'refresh_token', refresh_token: first });
   const { refresh_token: next } = (await (await refresh()).json()) as Record<string, string>;
-  return Boolean(next) && next !== first && (await refresh()).status === 400;
-}
-
-/** The algorithm a side signs its ID tokens with, read off one exchange: the run checks it is the one asked for. */
-export async function idTokenAlgOf(side: Side): Promise<string | undefined> {
-  const { id_token } = await exchange(side, (await side.mintCodes(1))[0]!);
-  return id_token ? (JSON.parse(Buffer.from(id_token.split('.')[0]!, 'base64url').toString()) as { alg?: string }).alg : undefined;
+  return { idTokenAlg, rotates: Boolean(next) && next !== first && (await refresh()).status === 400 };
 }
 
 const tokenRequest = (side: Side, body: Record<string, string>) => ({ method: 'POST' as const, path: side.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });

@@ -16,7 +16,7 @@ import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
 import { combine, CONNECTIONS, SECONDS, type Row } from './load';
-import { CODE_ROUND, CODE_ROUNDS, idTokenAlgOf, oidcScenarios, rotatesRefreshTokens, type Side } from './oidc-scenarios';
+import { CODE_ROUND, CODE_ROUNDS, oidcScenarios, observedBehaviour, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
 import { CALLBACK, seed } from './seed';
@@ -78,8 +78,7 @@ const sides: { ours: Side; peer: Side } = {
 // Each side is checked to do the work the run says it does before any of it is measured.
 for (const [name, side] of Object.entries(sides)) {
   const who = name === 'ours' ? 'Home Guard' : 'the peer';
-  const alg = await idTokenAlgOf(side);
-  const rotates = await rotatesRefreshTokens(side);
+  const { idTokenAlg: alg, rotates } = await observedBehaviour(side);
   const shouldRotate = name === 'ours' || peerRotation === 'always';
   const problem = alg !== idTokenAlg ? `signed an ID token with ${alg}, not ${idTokenAlg}` : rotates !== shouldRotate ? `${rotates ? 'rotated' : 'did not rotate'} a refresh token` : undefined;
   if (problem) {
