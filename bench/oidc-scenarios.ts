@@ -16,8 +16,14 @@ export type Slices = { count: number; warmUp?: number; before?: () => Promise<vo
 export const CODE_ROUND = 200;
 export const CODE_ROUNDS = 8;
 
-const postToken = (side: Side, body: Record<string, string>) =>
-  fetch(`${side.base}${side.token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
+/** A request to a side's token endpoint, as the client authenticates there (client_secret_basic). */
+const tokenRequest = (side: Side, body: Record<string, string>) => ({ method: 'POST' as const, path: side.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
+
+/** The same request sent once, outside a measured run. */
+const postToken = (side: Side, body: Record<string, string>) => {
+  const { path, ...request } = tokenRequest(side, body);
+  return fetch(`${side.base}${path}`, request);
+};
 
 const exchange = async (side: Side, code: string) =>
   (await (await postToken(side, { grant_type: 'authorization_code', code, redirect_uri: side.redirectUri })).json()) as Record<string, string>;
@@ -35,8 +41,6 @@ export async function observedBehaviour(side: Side): Promise<{ idTokenAlg: strin
   const { refresh_token: next } = (await (await refresh()).json()) as Record<string, string>;
   return { idTokenAlg, rotates: Boolean(next) && next !== first && (await refresh()).status === 400 };
 }
-
-const tokenRequest = (side: Side, body: Record<string, string>) => ({ method: 'POST' as const, path: side.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
 
 /** Timed slices of one second each, SECONDS in all. */
 const timed = (run: (seconds: number) => Promise<Row>, before?: () => Promise<void>): Slices => ({ count: SECONDS, ...(before ? { before } : {}), slice: () => run(1) });
