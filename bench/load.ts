@@ -1,4 +1,3 @@
-import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 
 export type Row = { scenario: string; rps: number; p50: number; p99: number; non2xx: number; requests: number; seconds: number; latencies: number[] };
@@ -32,10 +31,13 @@ const asAutocannon = (request: Request) => ({ method: request.method ?? 'GET', p
  */
 export async function scenario(name: string, url: string, next: Request | ((context: Context) => Request | null), options: Options = {}): Promise<Row> {
   const { done, amount, rate } = options;
+  const started = performance.now();
   const run = autocannon({
     url,
     connections: options.connections ?? CONNECTIONS,
-    ...(amount ? { amount } : { duration: options.seconds ?? SECONDS }),
+    // A fixed-amount run ends on autocannon's next sample tick after its last answer: ticks every
+    // 10 ms keep that wait short, and the run is timed to its last answer (below), not to the tick.
+    ...(amount ? { amount, sampleInt: 10 } : { duration: options.seconds ?? SECONDS }),
     ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
@@ -54,10 +56,17 @@ export async function scenario(name: string, url: string, next: Request | ((cont
   }) as Promise<autocannon.Result> & Pick<autocannon.Instance, 'on'>;
   // Every response's time, so that rows of several slices give exact percentiles together.
   const latencies: number[] = [];
-  run.on('response', (_client, _status, _bytes, milliseconds) => latencies.push(milliseconds));
+  let lastAnswer = started;
+  run.on('response', (_client, _status, _bytes, milliseconds) => {
+    latencies.push(milliseconds);
+    lastAnswer = performance.now();
+  });
   const result = await run;
-  // Total over elapsed time: a fixed-amount run can end inside its first second.
-  return row(name, result.requests.total, result.duration, result.non2xx + result.errors + result.timeouts, latencies);
+  // A fixed-amount run's rate is its answers over the time from its start (connecting included)
+  // to its last answer; autocannon's own figures are per whole sample tick.
+  const requests = amount ? latencies.length : result.requests.total;
+  const seconds = amount ? (lastAnswer - started) / 1000 : result.duration;
+  return row(name, requests, seconds, result.non2xx + result.errors + result.timeouts, latencies);
 }
 
 function row(scenario: string, requests: number, seconds: number, non2xx: number, latencies: number[]): Row {
@@ -70,44 +79,6 @@ function row(scenario: string, requests: number, seconds: number, non2xx: number
 export function combine(name: string, rows: Row[]): Row {
   const sum = (field: 'requests' | 'seconds' | 'non2xx') => rows.reduce((total, r) => total + r[field], 0);
   return row(name, sum('requests'), sum('seconds'), sum('non2xx'), rows.flatMap((r) => r.latencies));
-}
-
-/** One request over a keep-alive agent, answered with its status once the body is read. */
-function send(agent: Agent, url: string, request: Request): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(`${url}${request.path}`, { agent, method: request.method ?? 'GET', headers: request.headers ?? {} }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode ?? 0));
-    });
-    outgoing.once('error', reject);
-    outgoing.end(request.body);
-  });
-}
-
-/**
- * Sends a fixed list of requests over `connections` keep-alive connections and times each.
- * For runs of a few hundred requests: autocannon ends a fixed-amount run only on its 1-second
- * tick, so it would report at most `amount` requests per second; and fetch() costs the load
- * generator about a millisecond per request, which capped both sides near 1,000/s.
- */
-export async function batch(name: string, url: string, requests: Request[], connections = CONNECTIONS): Promise<Row> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (next < requests.length) {
-      const request = requests[next++]!;
-      const sent = performance.now();
-      const status = await send(agent, url, request);
-      latencies.push(performance.now() - sent);
-      if (status < 200 || status > 299) non2xx += 1;
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  return row(name, requests.length, seconds, non2xx, latencies);
 }
 
 /**

@@ -16,7 +16,7 @@ import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
 import { combine, CONNECTIONS, SECONDS, type Row } from './load';
-import { CODE_ROUND, CODE_ROUNDS, oidcScenarios, observedBehaviour, type Side } from './oidc-scenarios';
+import { CODE_ROUND, CODE_ROUNDS, CODE_WARM_UP_ROUNDS, oidcScenarios, observedBehaviour, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
 import { CALLBACK, seed } from './seed';
@@ -150,7 +150,7 @@ const cell = (row?: Measured) => {
 };
 const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
-console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer, ${peerRotation === 'always' ? 'rotating refresh tokens as ours do' : 'rotating refresh tokens only as its defaults do'}: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after ${CODE_ROUNDS} to warm up)`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer, ${peerRotation === 'always' ? 'rotating refresh tokens as ours do' : 'rotating refresh tokens only as its defaults do'}: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after ${CODE_WARM_UP_ROUNDS} to warm up)`);
 console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
 console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
