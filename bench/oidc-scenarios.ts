@@ -6,22 +6,20 @@ export type Side = { base: string; token: string; userinfo: string; jwks: string
 /**
  * A scenario prepared on one side, run in `count` short slices that the bench alternates with
  * the other side's: on a noisy VM, 5-second halves one after the other gave ratios 30% apart
- * from one run to the next. `before` readies each slice and is not measured; `warmUp` slices
- * (one unless given) run first, unmeasured, so that the figures are of code the JIT has compiled.
+ * from one run to the next. `before` readies each slice and is not measured. As many slices run
+ * first, unmeasured, so that the figures are of code the JIT has compiled. With one slice (or 8
+ * code rounds) of warm-up, both sides' refresh grants still sped up by 30-70% over the next three
+ * seconds, and the peer's code exchanges by 15-38% over the next 50 rounds while ours stayed level.
  */
-export type Slices = { count: number; warmUp?: number; before?: () => Promise<void>; slice: () => Promise<Row> };
+export type Slices = { count: number; before?: () => Promise<void>; slice: () => Promise<Row> };
 
 // oidc-provider's in-memory adapter keeps 1,000 entries (LRU). A code and its grant are two, the
 // tokens an exchange issues two more: rounds of 200 fit, where one run of thousands would not.
 export const CODE_ROUND = 200;
-// A round takes 60-130 ms, and one round's rate moved by half from the next: ten rounds for each
-// second the other scenarios run measure for about as long as they do (at 8 rounds, 0.7 s a side,
-// the code exchange's ratio to the peer spread over 1.12-1.48 on one VM; at 50, over 1.25-1.34).
+// A round takes 60-130 ms, and one round's rate can be half the next's: ten rounds for each
+// second the other scenarios run measure about as long as they do (8 rounds, 0.7 s a side, gave
+// ratios to the peer from 1.18 to 1.66 in ten runs on one VM; 50, from 1.17 to 1.35 in fourteen).
 export const CODE_ROUNDS = 10 * SECONDS;
-// One round of 200 warms up far less than the other scenarios' one-second slice: measured apart
-// on fresh servers, both sides' first 200 exchanges cost two to three times the CPU each that
-// they cost from about the 1,500th on.
-export const CODE_WARM_UP_ROUNDS = 8;
 
 /** A request to a side's token endpoint, as the client authenticates there (client_secret_basic). */
 const tokenRequest = (side: Side, body: Record<string, string>) => ({ method: 'POST' as const, path: side.token, headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(side.id, side.secret) }, body: form(body) });
@@ -74,7 +72,6 @@ export const oidcScenarios: Array<[string, (side: Side) => Promise<Slices>]> = [
     let codes: string[] = [];
     return {
       count: CODE_ROUNDS,
-      warmUp: CODE_WARM_UP_ROUNDS,
       before: async () => void (codes = await s.mintCodes(CODE_ROUND)),
       // Each code once: the run stops at CODE_ROUND requests, so no request that is sent finds the list empty.
       slice: () => scenario('code exchange', s.base, () => tokenRequest(s, { grant_type: 'authorization_code', code: codes.pop()!, redirect_uri: s.redirectUri }), { amount: CODE_ROUND }),

@@ -16,7 +16,7 @@ import { startServerProcess } from '../tests/support/server-process';
 import { createTestDatabase } from '../tests/support/test-database';
 import { bareArgon2Rate, firstPartyScenarios } from './first-party-scenarios';
 import { combine, CONNECTIONS, SECONDS, type Row } from './load';
-import { CODE_ROUND, CODE_ROUNDS, CODE_WARM_UP_ROUNDS, oidcScenarios, observedBehaviour, type Side } from './oidc-scenarios';
+import { CODE_ROUND, CODE_ROUNDS, oidcScenarios, observedBehaviour, type Side } from './oidc-scenarios';
 import { PEER_CLIENT, startPeer } from './peer';
 import { rssMb, rssSampler, withCpu } from './process-stats';
 import { CALLBACK, seed } from './seed';
@@ -88,17 +88,17 @@ for (const [name, side] of Object.entries(sides)) {
   }
 }
 
-type Measured = Row & { cpu: number; loopCpu: number; generatorCpu: number; rss?: number };
+type Measured = Row & { cpu: number; loopCpu: number; generatorCpu: number; rss?: number; sliceRps?: number[] };
 const measured = async (pid: number, work: () => Promise<Row>): Promise<Measured> => {
   const { result, ...cpu } = await withCpu(pid, work);
   return { ...result, ...cpu, ...(pid === ours.child.pid ? { rss: rss.stage() } : {}) };
 };
-/** Slices of one side as one row: CPU shares weighted by each slice's time, the highest RSS. */
+/** Slices of one side as one row: CPU shares weighted by each slice's time, the highest RSS, and each slice's rate (to see that the warm-up was long enough). */
 const combined = (name: string, slices: Measured[]): Measured => {
   const seconds = slices.reduce((total, slice) => total + slice.seconds, 0);
   const share = (field: 'cpu' | 'loopCpu' | 'generatorCpu') => Math.round(slices.reduce((total, slice) => total + slice[field] * slice.seconds, 0) / seconds);
   const peak = Math.max(...slices.map((slice) => slice.rss ?? 0));
-  return { ...combine(name, slices), cpu: share('cpu'), loopCpu: share('loopCpu'), generatorCpu: share('generatorCpu'), ...(peak ? { rss: peak } : {}) };
+  return { ...combine(name, slices), cpu: share('cpu'), loopCpu: share('loopCpu'), generatorCpu: share('generatorCpu'), ...(peak ? { rss: peak } : {}), sliceRps: slices.map((slice) => slice.rps) };
 };
 
 // The grants are read against the bare signing rate, measured on each side of them as the hash
@@ -114,7 +114,7 @@ for (const [name, prepare] of oidcScenarios.filter(wanted)) {
   ];
   // Unmeasured slices first: the figures are of code the JIT has compiled.
   for (const run of runs) {
-    for (let warm = 0; warm < (run.slices.warmUp ?? 1); warm++) {
+    for (let warm = 0; warm < run.slices.count; warm++) {
       await run.slices.before?.();
       await run.slices.slice();
     }
@@ -150,7 +150,7 @@ const cell = (row?: Measured) => {
 };
 const header = COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 const rssCell = (row: Measured) => String(row.rss ?? '').padStart(4);
-console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer, ${peerRotation === 'always' ? 'rotating refresh tokens as ours do' : 'rotating refresh tokens only as its defaults do'}: ${SECONDS} alternating 1-s slices after one to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after ${CODE_WARM_UP_ROUNDS} to warm up)`);
+console.log(`\nHome Guard benchmark: ${postgres ? 'PostgreSQL' : 'SQLite'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${CONNECTIONS} connections, ${SECONDS} s each, ${idTokenAlg} ID tokens (against the peer, ${peerRotation === 'always' ? 'rotating refresh tokens as ours do' : 'rotating refresh tokens only as its defaults do'}: ${SECONDS} alternating 1-s slices after as many to warm up; code exchange in ${CODE_ROUNDS} rounds of ${CODE_ROUND} after as many to warm up)`);
 console.log('req/s over the run; p50 and p99 latency in ms; cpu = the server process, loop = its event loop (main thread), gen = the load generator, in % of one core; rss = our peak MB\n');
 console.log(`${'scenario'.padEnd(26)} ${header}  rss | ${header} | ratio`);
 for (const { scenario: name, ours: o, peer: p } of table) console.log(`${name.padEnd(26)} ${cell(o)} ${rssCell(o)} | ${cell(p)} | ${p ? (o.rps / p.rps).toFixed(2) : '-'}`);
