@@ -13,9 +13,9 @@ export const serverBundle = path.join(root, 'build', 'server', 'main.js');
 // - One V8 helper thread (concurrent marking, background compilation) instead of four: 7 MB less
 //   resident at idle, and the benchmark saw no difference in speed.
 // - The old generation collected once it grows 20% past what the last collection kept. V8's own
-//   factor adapts, and now and then lets the heap reach twice its live 26 MB (58 MB) before
-//   collecting; when that coincided with the sign-ins' two 19 MB argon2id hashes the benchmark's
-//   peak went from 146-150 to 168 MB.
+//   factor adapts, and now and then lets the heap grow to twice the 26 MB it keeps or more before
+//   collecting; when that met the sign-ins' two 19 MB argon2id hashes, the benchmark's peak went to
+//   159–169 MB (141–151 otherwise). Fixed, the peak stayed at 139–150 MB, at the same speed.
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1', '--heap-growing-percent=20'];
 // glibc raises its trim and mmap thresholds after every large free, so the freed memory of a burst
 // stays resident for good; fixed at glibc's own starting values (128 KiB) it goes back to the
