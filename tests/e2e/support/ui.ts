@@ -12,17 +12,28 @@ export async function signIn(page: Page, person: Pick<Person, 'email' | 'passwor
   await page.getByRole('button', { name: 'Log In' }).click();
 }
 
+/**
+ * Resizes the page and waits until its layout has settled: the shell's media queries have
+ * re-rendered and the AppShell's 200 ms slide of the navbar and main area has finished. A click
+ * sent during that slide lands where the target was before it moved, and is lost.
+ */
+async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await page.waitForFunction((width) => window.innerWidth === width, size.width);
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.waitForFunction(() => !document.getAnimations().some((animation) => animation instanceof CSSTransition && animation.playState === 'running'));
+}
+
 /** Screenshots of the current page at the spec's two sizes, wide and narrow. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = page.viewportSize();
   for (const [width, height, label] of [[1280, 800, 'wide'], [390, 844, 'narrow']] as const) {
-    await page.setViewportSize({ width, height });
+    await resize(page, { width, height });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300); // let the layout settle after the resize
     await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png`, fullPage: true });
   }
-  if (original) await page.setViewportSize(original);
+  if (original) await resize(page, original);
 }
 
 /** Every JWT-looking string the page itself can read: storage, cookies and window globals. */
