@@ -41,8 +41,12 @@ test('users: create one, see "never" until it signs in, search on the server', a
 
   await page.getByLabel('Search').fill('ali');
   await expect(page).toHaveURL(/search=ali/);
-  const names = await page.getByRole('row').allInnerTexts();
-  expect(names.slice(1).every((text) => /ali/i.test(text))).toBe(true);
+  // The URL changes before the server's answer is drawn, so wait for the rows to follow it.
+  const rowsMatch = async () => {
+    const rows = (await page.getByRole('row').allInnerTexts()).slice(1);
+    return rows.length > 0 && rows.every((text) => /ali/i.test(text));
+  };
+  await expect.poll(rowsMatch).toBe(true);
 
   await page.getByRole('link', { name: `Alice ${person.name}` }).click();
   await expect(page.getByText('-', { exact: true })).toBeVisible(); // no phone
