@@ -98,8 +98,10 @@ test('registration validation messages and server errors', async ({ page }) => {
 test('screenshots of the sign-in screens, the picker, home and personal info', async ({ page }) => {
   const person = await verifiedPerson('shot');
   await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   await screenshots(page, 'sign-in');
   await page.goto('/auth/register');
+  await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
   await screenshots(page, 'register');
   await page.goto('/auth/login');
   await signIn(page, person);

@@ -84,6 +84,7 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   await page.goto(`${server.url}/auth/login`);
   await signIn(page, person);
   await page.getByRole('link', { name: 'Start Verification' }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
   await screenshots(page, 'verify-email');
   await page.getByLabel('Email').fill(person.email);
   await page.getByRole('button', { name: 'Next' }).click();
