@@ -58,6 +58,30 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page.getByText('+1 555 0100')).toBeVisible();
 });
 
+test("going back to a user deleted meanwhile says so, not the user last on screen", async ({ page }) => {
+  const [gone, kept] = [newPerson('gone'), newPerson('kept')];
+  await register(gone);
+  await register(kept);
+  await page.goto('/auth/login?from=%2Fadmin%2Fusers');
+  await signIn(page, E2E_ADMIN);
+  await page.getByRole('link', { name: gone.name }).click();
+  await expect(page.getByText(gone.email)).toBeVisible();
+  const goneId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  await page.getByRole('link', { name: 'Back' }).click();
+  await page.getByRole('link', { name: kept.name }).click();
+  await expect(page.getByText(kept.email)).toBeVisible();
+
+  // Another admin deletes the first user; this one goes two pages back, to its view. The router
+  // keeps the mounted view page and only changes its parameter.
+  const { access } = await login(E2E_ADMIN);
+  expect((await fetch(`${E2E_URL}/api/v1/admin/users/${goneId}`, { method: 'DELETE', headers: { authorization: `Bearer ${access}` } })).status).toBe(200);
+  await page.evaluate(() => history.go(-2));
+  await expect(page).toHaveURL(new RegExp(`/admin/users/view/${goneId}$`));
+  await expect(page.getByText('This user does not exist.')).toBeVisible();
+  await expect(page.getByText(kept.email)).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Edit' })).toBeHidden();
+});
+
 test('a non-admin is kept out of every admin path and API', async ({ page }) => {
   const person = await verifiedPerson('outsider');
   await page.goto('/auth/login');

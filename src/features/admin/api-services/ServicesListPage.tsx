@@ -25,7 +25,7 @@ const COLUMNS: Array<Column<ApiService>> = [
 export function ServicesListPage({ search }: { search: { search?: string | undefined } }) {
   const navigate = useNavigate();
   const query = search.search ? `?${new URLSearchParams({ search: search.search })}` : '';
-  const { data, loading } = useApiData(`/api/v1/admin/api-services${query}`, apiServiceListSchema);
+  const { data, loading } = useApiData(`/api/v1/admin/api-services${query}`, apiServiceListSchema, { keepPrevious: true });
   return (
     <AdminPage
       title="API Services"

@@ -28,7 +28,7 @@ function SessionsScreen<T extends SessionRow>(props: {
   const { title, to, api, schema, columns, search } = props;
   const navigate = useNavigate();
   const query = new URLSearchParams({ page: String(search.page), size: String(PAGE_SIZE), ...(search.search ? { search: search.search } : {}) });
-  const { data, loading, reload } = useApiData(`${api}?${query}`, schema);
+  const { data, loading, reload } = useApiData(`${api}?${query}`, schema, { keepPrevious: true });
   return (
     <AdminPage title={title}>
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to, search: { page: 1, search: text || undefined } })} />

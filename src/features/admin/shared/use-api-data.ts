@@ -3,29 +3,38 @@ import type { z } from 'zod';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 
+type Loaded<T> = { path: string; version: number; data: T | null };
+
 /**
  * Loads one admin resource and reloads it on demand. Failures are only logged (spec §8) and
- * loading ends either way.
+ * loading ends either way. The data returned always belongs to the current path: when the path
+ * changes under a mounted page (the browser's back and forward buttons reuse it), the previous
+ * path's data is not shown as the new one's, and a failed load leaves nothing rather than
+ * another record. `keepPrevious` lets a list keep its old rows under its loading overlay while
+ * the next page or search loads, instead of collapsing the table.
  */
-export function useApiData<T>(path: string | null, schema: z.ZodType<T>) {
+export function useApiData<T>(path: string, schema: z.ZodType<T>, { keepPrevious = false } = {}) {
   const session = useSession();
-  const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
   const [version, setVersion] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
 
   useEffect(() => {
-    if (!path) return;
     let current = true;
-    setLoading(true);
-    callApi(session.connection, 'GET', path, schema)
-      .then((value) => current && setData(value))
-      .catch((error: unknown) => console.error(`Loading ${path} failed`, error))
-      .finally(() => current && setLoading(false));
+    callApi(session.connection, 'GET', path, schema).then(
+      (data) => current && setLoaded({ path, version, data }),
+      (error: unknown) => {
+        console.error(`Loading ${path} failed`, error);
+        // A failed reload keeps what this path showed; a failed first load shows nothing.
+        if (current) setLoaded((previous) => ({ path, version, data: previous?.path === path ? previous.data : null }));
+      },
+    );
     return () => {
       current = false;
     };
   }, [path, version, session, schema]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const loading = loaded?.path !== path || loaded.version !== version;
+  const data = loaded && (loaded.path === path || (loading && keepPrevious)) ? loaded.data : null;
   return { data, loading, reload };
 }

@@ -30,7 +30,7 @@ const COLUMNS: Array<Column<AdminUser>> = [
 export function UsersListPage({ search }: { search: { search?: string | undefined } }) {
   const navigate = useNavigate();
   const query = search.search ? `?${new URLSearchParams({ search: search.search })}` : '';
-  const { data, loading } = useApiData(`/api/v1/admin/users${query}`, adminUserListSchema);
+  const { data, loading } = useApiData(`/api/v1/admin/users${query}`, adminUserListSchema, { keepPrevious: true });
   return (
     <AdminPage
       title="Users"
