@@ -65,4 +65,10 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await updated.getByRole('button', { name: 'Close' }).click();
   await page.goto(page.url().replace('/edit/', '/view/'));
   await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
+
+  // An address of a service that does not exist (a mistyped or stale link) says so.
+  await page.goto('/admin/api-services/edit/00000000-0000-0000-0000-000000000000');
+  await expect(page.getByText('This service does not exist.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(clientId) })).toBeVisible();
 });

@@ -80,6 +80,10 @@ test("going back to a user deleted meanwhile says so, not the user last on scree
   await expect(page.getByText('This user does not exist.')).toBeVisible();
   await expect(page.getByText(kept.email)).toBeHidden();
   await expect(page.getByRole('link', { name: 'Edit' })).toBeHidden();
+  await screenshots(page, 'admin-user-missing');
+  await page.getByRole('link', { name: 'Back' }).click();
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('link', { name: gone.name })).toBeHidden();
 });
 
 test('a non-admin is kept out of every admin path and API', async ({ page }) => {

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { apiServiceSchema } from '../../../../contract/services';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
-import { InlineLoading } from '../../../ui/LoadingScreen';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
+import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
 import { formValuesOf } from './service-form';
 import { ServiceForm } from './ServiceForm';
@@ -17,7 +17,7 @@ export function EditServicePage({ serviceId }: { serviceId: string }) {
   const updating = useAsyncAction('Updating the service');
   const [updated, setUpdated] = useState(false);
 
-  if (!service) return loading ? <InlineLoading label="Loading API Service..." /> : <Text c="dimmed">This service does not exist.</Text>;
+  if (!service) return <RecordPlaceholder loading={loading} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
   return (
     <AdminPage title={`Edit ${service.name}`}>
       <ServiceForm

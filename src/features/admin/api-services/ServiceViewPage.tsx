@@ -5,9 +5,9 @@ import { apiServiceSchema, credentialsSchema } from '../../../../contract/servic
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { ButtonLink } from '../../../ui/links';
-import { InlineLoading } from '../../../ui/LoadingScreen';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
+import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { longDate } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
 import { CredentialsModal, type Credentials } from './CredentialsModal';
@@ -32,7 +32,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
   const [confirming, setConfirming] = useState(false);
   const [credentials, setCredentials] = useState<Credentials | null>(null);
 
-  if (!service) return loading ? <InlineLoading label="Loading API Service..." /> : <Text c="dimmed">This service does not exist.</Text>;
+  if (!service) return <RecordPlaceholder loading={loading} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
 
   const toggle = () =>
     action.run(async () => {

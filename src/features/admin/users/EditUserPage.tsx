@@ -8,10 +8,10 @@ import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contrac
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { ButtonLink } from '../../../ui/links';
-import { InlineLoading } from '../../../ui/LoadingScreen';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
+import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
 import { editUserFormSchema } from './user-forms';
 
@@ -84,7 +84,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
 
 export function EditUserPage({ userId }: { userId: string }) {
   const { data: user, loading } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
-  if (!user) return loading ? <InlineLoading label="Loading user..." /> : <Text c="dimmed">This user does not exist.</Text>;
+  if (!user) return <RecordPlaceholder loading={loading} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
   return (
     <AdminPage title={`Edit ${user.full_name}`}>
       <EditUserForm user={user} />

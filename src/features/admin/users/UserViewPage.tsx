@@ -2,14 +2,14 @@ import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { adminUserDetailSchema } from '../../../../contract/admin';
 import { AccountAvatar } from '../../../ui/AccountAvatar';
 import { ButtonLink } from '../../../ui/links';
-import { InlineLoading } from '../../../ui/LoadingScreen';
 import { AdminPage } from '../shared/AdminPage';
+import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { longDate, yesNo } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
 
 export function UserViewPage({ userId }: { userId: string }) {
   const { data: user, loading } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
-  if (!user) return loading ? <InlineLoading label="Loading user..." /> : <Text c="dimmed">This user does not exist.</Text>;
+  if (!user) return <RecordPlaceholder loading={loading} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
   const rows: Array<[string, string]> = [
     ['Email', user.email],
     ['Phone Number', user.phone_number ?? '-'],
