@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, newPasswordField, phoneField, requiredText } from './fields';
+import { emailField, newPasswordField, phoneField, requiredText, searchField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
 export const adminUserSchema = z.object({
@@ -69,5 +69,5 @@ export const pagedSchema = <T extends z.ZodType>(item: T) => z.object({ items: z
 export const pageQuerySchema = z.object({
   page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page starts at 1').max(1_000_000).default(1),
   size: z.coerce.number({ error: 'size must be a number' }).int('size must be a whole number').min(1, 'size must be at least 1').max(100, 'size is at most 100').default(10),
-  search: z.string().max(200).optional(),
+  search: searchField.optional(),
 });

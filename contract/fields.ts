@@ -20,6 +20,10 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const emailField = requiredText('Email', 254).regex(EMAIL_PATTERN, 'Invalid email');
 
+/** An admin list's search text, in the address and in the query to the server. */
+export const SEARCH_MAX_LENGTH = 200;
+export const searchField = z.string().max(SEARCH_MAX_LENGTH);
+
 export const PASSWORD_MIN_LENGTH = 8;
 // argon2 cost grows with input length; no human password is longer than this.
 export const PASSWORD_MAX_LENGTH = 256;

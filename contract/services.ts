@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from './fields';
+import { requiredText, searchField } from './fields';
 
 /** Scopes a service may ask for, and what the consent screen says of each (spec §2). */
 export const SCOPE_DESCRIPTIONS = {
@@ -72,4 +72,4 @@ export const createdApiServiceSchema = z.object({ id: z.string(), credentials: c
 /** GET /api/v1/api-services/client/{clientId}: what anyone may know of a service. */
 export const publicServiceSchema = z.object({ name: z.string(), icon_url: z.string().nullable(), scopes: z.array(z.string()) });
 
-export const listQuerySchema = z.object({ search: z.string().max(200).optional() });
+export const listQuerySchema = z.object({ search: searchField.optional() });

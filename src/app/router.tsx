@@ -14,6 +14,7 @@ import { requireStep, verifyFlow } from '../features/verify/verify-flow';
 import type { VerifyStep } from '../features/verify/verify-steps';
 import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
 import { z } from 'zod';
+import { searchField } from '../../contract/fields';
 import { authorizationParamsSchema, endSessionRequestSchema } from '../../contract/oauth';
 import { ConsentPage } from '../features/consent/ConsentPage';
 import { SignOutPage } from '../features/signout/SignOutPage';
@@ -110,7 +111,7 @@ const adminIndexRoute = createRoute({
   },
 });
 // The admin area loads on demand: people who are not administrators never download it.
-const listSearch = z.object({ search: z.string().max(200).optional().catch(undefined) });
+const listSearch = z.object({ search: searchField.optional().catch(undefined) });
 const pageSearch = listSearch.extend({ page: z.coerce.number().int().min(1).catch(1).default(1) });
 const ServicesListPage = lazyPage(() => import('../features/admin/api-services/ServicesListPage'), 'ServicesListPage');
 const CreateServicePage = lazyPage(() => import('../features/admin/api-services/CreateServicePage'), 'CreateServicePage');

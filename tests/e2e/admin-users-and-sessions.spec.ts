@@ -47,6 +47,13 @@ test('users: create one, see "never" until it signs in, search on the server', a
     return rows.length > 0 && rows.every((text) => /ali/i.test(text));
   };
   await expect.poll(rowsMatch).toBe(true);
+  // Back and forward move the search box with the address, not only the rows.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/search=/);
+  await expect(page.getByLabel('Search')).toHaveValue('');
+  await page.goForward();
+  await expect(page.getByLabel('Search')).toHaveValue('ali');
+  await expect.poll(rowsMatch).toBe(true);
 
   await page.getByRole('link', { name: `Alice ${person.name}` }).click();
   await expect(page.getByText('-', { exact: true })).toBeVisible(); // no phone

@@ -1,7 +1,8 @@
 import { Breadcrumbs, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { SEARCH_MAX_LENGTH } from '../../../../contract/fields';
 import { AnchorLink } from '../../../ui/links';
 
 /** The frame of every admin screen: breadcrumb Admin › {title}, heading, actions. */
@@ -25,14 +26,27 @@ export function AdminPage({ title, actions, children }: { title: string; actions
   );
 }
 
-/** The 'Search...' box: filters through the server, debounced. */
+/**
+ * The 'Search...' box: filters through the server, debounced. The address keeps the search, so
+ * when it changes from elsewhere (the browser's back and forward buttons, a link) the box shows
+ * the new one; a change it sent itself is left alone, not to undo what was typed since.
+ */
 export function SearchBox({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
   const [text, setText] = useState(value);
-  const debounced = useDebouncedCallback(onSearch, 300);
+  const sent = useRef(value);
+  const debounced = useDebouncedCallback((search: string) => {
+    sent.current = search;
+    onSearch(search);
+  }, 300);
+  useEffect(() => {
+    if (value !== sent.current) setText(value);
+    sent.current = value;
+  }, [value]);
   return (
     <TextInput
       aria-label="Search"
       placeholder="Search..."
+      maxLength={SEARCH_MAX_LENGTH}
       value={text}
       onChange={(event) => {
         setText(event.currentTarget.value);
