@@ -127,6 +127,10 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await expect(page).toHaveURL(/page=3/);
   await expect(page.getByRole('row')).toHaveCount(4); // header + 3
   await screenshots(page, 'admin-user-sessions');
+  // An address past the last page (an old link) moves to the last page.
+  await page.goto(page.url().replace('page=3', 'page=7'));
+  await expect(page).toHaveURL(/page=3/);
+  await expect(page.getByRole('row')).toHaveCount(4);
 
   await pages.getByRole('button', { name: '1' }).click();
   await expect(page.getByRole('row')).toHaveCount(11); // page 1's rows are drawn, not page 3's

@@ -1,5 +1,6 @@
 import { Avatar, Group, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import type { z } from 'zod';
 import { pagedSchema, serviceSessionSchema, userSessionSchema } from '../../../../contract/admin';
 import { ServerIcon } from '../../../ui/icons';
@@ -29,6 +30,11 @@ function SessionsScreen<T extends SessionRow>(props: {
   const navigate = useNavigate();
   const query = new URLSearchParams({ page: String(search.page), size: String(PAGE_SIZE), ...(search.search ? { search: search.search } : {}) });
   const { data, loading, reload } = useApiData(`${api}?${query}`, schema, { keepPrevious: true });
+  // A page past the end (an old link, sessions purged since) moves to the last one there is.
+  const lastPage = data && !loading ? Math.max(1, data.total_pages) : null;
+  useEffect(() => {
+    if (lastPage !== null && search.page > lastPage) void navigate({ to, search: { ...search, page: lastPage }, replace: true });
+  }, [lastPage, search, navigate, to]);
   return (
     <AdminPage title={title}>
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to, search: { page: 1, search: text || undefined } })} />
