@@ -65,7 +65,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page.getByText('+1 555 0100')).toBeVisible();
 });
 
-test("going back to a user deleted meanwhile says so, not the user last on screen", async ({ page }) => {
+test('going back to a user deleted meanwhile says so, not the user last on screen', async ({ page }) => {
   const [gone, kept] = [newPerson('gone'), newPerson('kept')];
   await register(gone);
   await register(kept);
