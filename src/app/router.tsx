@@ -10,7 +10,7 @@ import { AvatarStepPage } from '../features/verify/AvatarStepPage';
 import { EmailStepPage } from '../features/verify/EmailStepPage';
 import { OtpPage } from '../features/verify/OtpPage';
 import { ReviewPage } from '../features/verify/ReviewPage';
-import { requireStep, verifyFlow } from '../features/verify/verify-flow';
+import { rememberVerifyOrigin, requireStep } from '../features/verify/verify-flow';
 import type { VerifyStep } from '../features/verify/verify-steps';
 import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
 import { z } from 'zod';
@@ -75,7 +75,7 @@ const verifyRoute = createRoute({
   path: '/verify',
   validateSearch: fromSearchSchema,
   beforeLoad: ({ search }) => {
-    if (search.from) verifyFlow.from = search.from;
+    if (search.from) rememberVerifyOrigin(search.from);
   },
 });
 const verifyWelcomeRoute = createRoute({

@@ -56,6 +56,10 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   const person = newPerson('verify');
   await register(person, server.url);
   await throughEmailStep(page, person);
+  // Away looking for a photo, the tab is reloaded (or discarded by a phone): the page first asked
+  // for is still where the flow ends.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
 
   const picture = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-pic-')), 'me.png');
   writeFileSync(picture, await avatarPng('#e8590c'));
