@@ -44,9 +44,14 @@ test('a real relying party signs a person in through the consent screen, then re
   const nonce = client.randomNonce();
   const url = client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email profile offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, nonce });
 
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
   await page.goto(url.href);
   await signIn(page, person); // signed out: sign-in first, then back to the same request
   await expect(page.getByText('Are you sure you want to trust Grafana?')).toBeVisible();
+  expect(consoleErrors, 'a sign-in that worked logs no failure').toEqual([]);
   await expect(page.getByText(person.email)).toBeVisible();
   for (const description of ['Access your account id and use it', 'View your email address', 'View your profile image']) await expect(page.getByText(description)).toBeVisible();
   await screenshots(page, 'consent');

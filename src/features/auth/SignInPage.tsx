@@ -24,7 +24,9 @@ export function SignInPage({ search }: { search: FromSearch }) {
       const { email, password } = submission.value;
       await submitting.run(async () => {
         const result = await session.signIn(email, password);
-        if (result.ok) form.reset();
+        // Signed in, the guards usually leave this page before the answer gets here: there is no
+        // form left to reset then (Conform throws), only a success to show if it is still here.
+        if (result.ok && document.getElementById(form.id)) form.reset();
         submitting.setOutcome(
           result.ok
             ? { kind: 'success', message: 'You have successfully logged in' }
