@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, verifiedPerson } from './support/api';
-import { screenshots, signIn } from './support/ui';
+import { controlled, screenshots, signIn } from './support/ui';
 
 let callbackServer: Server;
 let callback: string;
@@ -139,4 +139,56 @@ test('a service session appears in the admin area with its service, user and IP;
   await expect(row).toContainText('Inactive');
   expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
   await adminContext.close();
+});
+
+test('a sign-out without an ID token asks first: staying keeps the account, and nothing claims it signed out', async ({ page }) => {
+  const service = await createService({ name: 'Gitea' });
+  const person = await verifiedPerson('stay');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  await page.goto(`/signout?${new URLSearchParams({ client_id: service.clientId, post_logout_redirect_uri: callback, state: 'stay' })}`);
+  await expect(page.getByRole('heading', { name: 'Sign out of Home Guard?' })).toBeVisible();
+  await expect(page.getByText(person.email)).toBeVisible();
+  await screenshots(page, 'signout-ask');
+  await page.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('state')).toBe('stay');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  // No service named at all: nowhere to return to, so the answer is given here.
+  await page.goto('/signout');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.getByRole('heading', { name: 'You have signed out' })).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});
+
+test('offline, a sign-in request and a sign-out wait for the connection, then go on', async ({ page, context }) => {
+  const service = await createService({ name: 'Paperless' });
+  const person = await verifiedPerson('waits');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await controlled(page);
+
+  await context.setOffline(true);
+  await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'later' })}`);
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
+  await screenshots(page, 'consent-offline');
+  await context.setOffline(false);
+  await expect(page.getByText('Are you sure you want to trust Paperless?')).toBeVisible();
+
+  await context.setOffline(true);
+  await page.goto(`/signout?${new URLSearchParams({ client_id: service.clientId, post_logout_redirect_uri: callback, state: 'bye' })}`);
+  await expect(page.getByRole('heading', { name: 'Signing out did not finish' })).toBeVisible();
+  await expect(page.getByText('This device is still signed in.')).toBeVisible();
+  await context.setOffline(false);
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('state')).toBe('bye');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 });

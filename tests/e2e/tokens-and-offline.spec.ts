@@ -4,9 +4,8 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { expectInSight, screenshots, signIn } from './support/ui';
+import { controlled, expectInSight, screenshots, signIn } from './support/ui';
 
-const controlled = (page: Page) => expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 // Every first-party refresh the server answered, from its Prometheus counters.
 const refreshesAnswered = async (server: ServerProcess) => {
   const text = await (await fetch(`${server.url}/metrics`)).text();

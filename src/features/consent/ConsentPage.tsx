@@ -7,6 +7,7 @@ import { isFullyVerified } from '../../app/guards';
 import { stringifySearch } from '../../app/search-params';
 import { useSession } from '../../app/session-context';
 import { LoadingScreen } from '../../ui/LoadingScreen';
+import { RetryCard } from '../../ui/RetryCard';
 import { useAsyncAction } from '../../ui/use-async-action';
 import { checkAuthorization, requestCode, type CheckResult } from './authorization-api';
 import { AuthorizationErrorPage } from './AuthorizationErrorPage';
@@ -24,6 +25,8 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   const [request] = useState(params); // read once: later navigation does not change the request
   const [result, setResult] = useState<CheckResult | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [unreachable, setUnreachable] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const allowing = useAsyncAction('Allowing the service');
   const returnPath = `/auth${stringifySearch(request)}`;
 
@@ -33,10 +36,21 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   };
 
   useEffect(() => {
-    checkAuthorization(request).then(setResult, (error: unknown) =>
-      setResult({ ok: false, error: { error: 'server_error', error_description: errorMessage(error) } }),
+    let current = true;
+    setUnreachable(null);
+    checkAuthorization(request).then(
+      (answer) => current && setResult(answer),
+      (error: unknown) => {
+        if (!current) return;
+        // fetch rejects only when no answer came: the request may be fine, so wait, don't refuse
+        if (error instanceof TypeError) setUnreachable(errorMessage(error));
+        else setResult({ ok: false, error: { error: 'server_error', error_description: errorMessage(error) } });
+      },
     );
-  }, [request]);
+    return () => {
+      current = false;
+    };
+  }, [request, attempt]);
 
   const check = result?.ok ? result.check : null;
   /** An error back to the service (its redirect_uri was verified by the check). */
@@ -82,6 +96,9 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     if (c.prompt.includes('none')) void allow();
   }, [result, signInRequired, activeAccount?.accountId, hasAuthenticated, profile]);
 
+  if (unreachable) {
+    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={unreachable} onRetry={() => setAttempt((n) => n + 1)} />;
+  }
   if (result && !result.ok && !result.error.redirect_to) return <AuthorizationErrorPage error={result.error} />;
   if (!check || leaving || !activeAccount || !profile || check.prompt.includes('none')) {
     return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;

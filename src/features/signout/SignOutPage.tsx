@@ -1,44 +1,103 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
 import { endSessionResponseSchema } from '../../../contract/oauth';
+import { ApiError, errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session-context';
+import { AccountLine } from '../../ui/AccountLine';
 import { CenteredCard } from '../../ui/CenteredCard';
 import { ButtonLink } from '../../ui/links';
 import { LoadingScreen } from '../../ui/LoadingScreen';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { RetryCard } from '../../ui/RetryCard';
+import { useAsyncAction } from '../../ui/use-async-action';
 
 export type SignOutParams = { id_token_hint?: string | undefined; post_logout_redirect_uri?: string | undefined; state?: string | undefined; client_id?: string | undefined };
+
+type Stage = { kind: 'ending' } | { kind: 'ask'; redirectTo: string | null } | { kind: 'signed-out' } | { kind: 'failed'; message: string };
 
 /**
  * /signout (RP-initiated logout): ends the service session the ID token names, signs that
  * account out of this device, and returns to the service when its address is registered.
+ * Without an ID token naming an account here, the account signed in is not the service's to end:
+ * the person is asked (RP-Initiated Logout 1.0 §2), never told they are out while still in.
  */
 export function SignOutPage({ params }: { params: SignOutParams }) {
   const session = useSession();
-  const [done, setDone] = useState(false);
+  const { activeAccount } = useSnapshot(session.state);
+  const [stage, setStage] = useState<Stage>({ kind: 'ending' });
+  const [attempt, setAttempt] = useState(0);
+  const signingOut = useAsyncAction('Signing out');
+  const navigate = useNavigate();
+
+  const finish = (redirectTo: string | null) => {
+    if (redirectTo) window.location.replace(redirectTo);
+    else setStage({ kind: 'signed-out' });
+  };
 
   useEffect(() => {
     let cancelled = false;
+    setStage({ kind: 'ending' });
     void (async () => {
       try {
         const response = await fetch('/api/v1/oauth/end-session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) });
+        if (!response.ok) throw new ApiError(response.status, await response.text());
         const answer = endSessionResponseSchema.parse(await response.json());
         const account = session.state.accounts.find((a) => a.accountId === answer.subject);
+        if (!account && session.state.activeAccount) {
+          if (!cancelled) setStage({ kind: 'ask', redirectTo: answer.redirect_to });
+          return;
+        }
         if (account) {
           if (session.state.activeAccount?.accountId === account.accountId) await session.signOut();
           else await session.connection.api.remove(account.accountId);
         }
-        if (!cancelled && answer.redirect_to) return window.location.replace(answer.redirect_to);
+        if (!cancelled) finish(answer.redirect_to);
       } catch (error) {
         console.error('Signing out failed', error);
+        if (!cancelled) setStage({ kind: 'failed', message: errorMessage(error) });
       }
-      if (!cancelled) setDone(true);
     })();
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [attempt]);
 
-  if (!done) return <LoadingScreen label="Signing out..." />;
+  if (stage.kind === 'ending') return <LoadingScreen label="Signing out..." />;
+  if (stage.kind === 'failed') {
+    return <RetryCard title="Signing out did not finish" message="This device is still signed in. Try again when Home Guard can be reached." detail={stage.message} onRetry={() => setAttempt((n) => n + 1)} />;
+  }
+  if (stage.kind === 'ask' && activeAccount) {
+    const stay = () => (stage.redirectTo ? window.location.replace(stage.redirectTo) : void navigate({ to: '/' }));
+    const signOutHere = () =>
+      signingOut.run(async () => {
+        await session.signOut();
+        finish(stage.redirectTo);
+      });
+    return (
+      <CenteredCard>
+        <Stack align="center" ta="center" gap="xs">
+          <Title order={1} fz={24}>
+            Sign out of Home Guard?
+          </Title>
+          <Text c="dimmed">You have signed out of a service. This device is still signed in to Home Guard as:</Text>
+        </Stack>
+        <Paper withBorder radius="md" p="sm">
+          <AccountLine label={activeAccount.label} email={activeAccount.email} picture={activeAccount.profilePicture} />
+        </Paper>
+        <OutcomeAlert outcome={signingOut.outcome} />
+        <Group grow>
+          <Button variant="default" onClick={stay} disabled={signingOut.busy}>
+            Stay signed in
+          </Button>
+          <Button onClick={() => void signOutHere()} loading={signingOut.busy}>
+            Sign Out
+          </Button>
+        </Group>
+      </CenteredCard>
+    );
+  }
   return (
     <CenteredCard>
       <Stack align="center" ta="center" gap="sm">

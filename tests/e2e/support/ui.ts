@@ -73,3 +73,6 @@ export async function expectInSight(target: Locator): Promise<void> {
     )
     .toBe(true);
 }
+
+/** Waits until a service worker controls the page (what offline use needs). */
+export const controlled = (page: Page) => expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
