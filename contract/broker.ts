@@ -14,6 +14,8 @@ export const accountSummarySchema = z.object({
   updatedAt: z.string(),
 });
 export type AccountSummary = z.infer<typeof accountSummarySchema>;
+/** What the profile can change in a saved account: an administrator may rename it or change its email. */
+export type AccountDetails = Pick<AccountSummary, 'label' | 'email' | 'profilePicture'>;
 
 export type BrokerSnapshot = {
   accounts: AccountSummary[];
@@ -43,8 +45,8 @@ export interface BrokerApi {
   /** Forgets the active account on this device and clears the selection. */
   signOut(): Promise<void>;
   remove(accountId: string): Promise<void>;
-  /** Stores a fresher label and picture for an account (after loading its profile). */
-  updateAccount(accountId: string, changes: { label: string; profilePicture: string | null }): Promise<void>;
+  /** Stores a fresher label, email and picture for an account (after loading its profile). */
+  updateAccount(accountId: string, changes: AccountDetails): Promise<void>;
 }
 
 /** Told to every tab (BroadcastChannel BROKER_CHANNEL) whenever the account set or selection changes. */

@@ -82,7 +82,7 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     return result;
   }
 
-  /** Loads the active account's profile and refreshes its saved label and picture; failures are only logged. */
+  /** Loads the active account's profile and refreshes its saved label, email and picture; failures are only logged. */
   async function authenticate(): Promise<void> {
     const account = state.activeAccount;
     state.authenticating = true;
@@ -92,8 +92,9 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
       const profile = profileSchema.parse(await response.json());
       if (state.activeAccount?.accountId !== account?.accountId) return; // switched meanwhile
       state.profile = profile;
-      if (account && (account.label !== profile.full_name || account.profilePicture !== profile.profile_picture)) {
-        await broker.api.updateAccount(account.accountId, { label: profile.full_name, profilePicture: profile.profile_picture });
+      const saved = { label: profile.full_name, email: profile.email, profilePicture: profile.profile_picture };
+      if (account && (account.label !== saved.label || account.email !== saved.email || account.profilePicture !== saved.profilePicture)) {
+        await broker.api.updateAccount(account.accountId, saved);
       }
     } catch (error) {
       console.error('Loading the profile failed', error);

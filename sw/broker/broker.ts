@@ -1,5 +1,5 @@
 import { loginResponseSchema, refreshResponseSchema } from '../../contract/accounts';
-import { BROKER_CHANNEL, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInResult } from '../../contract/broker';
+import { BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInResult } from '../../contract/broker';
 import { errorBodySchema } from '../../contract/errors';
 import { deriveVaultKey, sha256Hex } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
@@ -81,11 +81,11 @@ export class Broker implements BrokerApi {
     await this.announce();
   }
 
-  async updateAccount(accountId: string, changes: { label: string; profilePicture: string | null }): Promise<void> {
+  async updateAccount(accountId: string, { label, email, profilePicture }: AccountDetails): Promise<void> {
     const vault = await this.ready();
     const account = await vault.get(accountId);
     if (!account) return;
-    await vault.put({ ...account, ...changes, updatedAt: new Date().toISOString() });
+    await vault.put({ ...account, label, email, profilePicture, updatedAt: new Date().toISOString() });
     await this.announce();
   }
 

@@ -216,3 +216,30 @@ test('a revoke button is disabled while its request is in flight, then the page 
   await expect(row).not.toContainText('never'); // Revoked At now has its date
   await context.close();
 });
+
+test('an email changed by an administrator is verified again, then shown on the device in place of the old one', async ({ page }) => {
+  const person = await verifiedPerson('moved');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  const moved = { ...person, email: person.email.replace(/^moved\./, 'relocated.') };
+  const [{ id }, { access }] = [await login(person), await login(E2E_ADMIN)];
+  const edited = await fetch(`${E2E_URL}/api/v1/admin/users/${id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+    body: JSON.stringify({ full_name: person.name, email: moved.email, phone_number: null, is_admin: false }),
+  });
+  expect(edited.status).toBe(200);
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/verify/);
+  await verifyThroughApi(moved);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByRole('menu')).toContainText(moved.email);
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  const saved = page.getByRole('list', { name: 'Saved accounts' });
+  await expect(saved).toContainText(moved.email);
+  await expect(saved).not.toContainText(person.email);
+});
