@@ -65,7 +65,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page.getByText('+1 555 0100')).toBeVisible();
 });
 
-test('going back to a user deleted meanwhile says so, not the user last on screen', async ({ page }) => {
+test('going back to a user deleted meanwhile says so, not the user last on screen', async ({ page, context }) => {
   const [gone, kept] = [newPerson('gone'), newPerson('kept')];
   await register(gone);
   await register(kept);
@@ -91,6 +91,13 @@ test('going back to a user deleted meanwhile says so, not the user last on scree
   await page.getByRole('link', { name: 'Back' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   await expect(page.getByRole('link', { name: gone.name })).toBeHidden();
+
+  // Offline, a user that cannot be loaded is not said not to exist.
+  await context.setOffline(true);
+  await page.getByRole('link', { name: kept.name }).click();
+  await expect(page.getByRole('link', { name: 'Back' })).toBeVisible(); // loading has ended
+  await expect(page.getByText('You are offline.')).toBeVisible();
+  await expect(page.getByText('This user does not exist.')).toBeHidden();
 });
 
 test('a non-admin is kept out of every admin path and API', async ({ page }) => {
@@ -242,4 +249,26 @@ test('an email changed by an administrator is verified again, then shown on the 
   const saved = page.getByRole('list', { name: 'Saved accounts' });
   await expect(saved).toContainText(moved.email);
   await expect(saved).not.toContainText(person.email);
+});
+
+test('an administrator who gives up their own admin right leaves the admin area at once, renamed', async ({ page }) => {
+  const admin = newPerson('deputy');
+  const { access } = await login(E2E_ADMIN);
+  const created = await fetch(`${E2E_URL}/api/v1/admin/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+    body: JSON.stringify({ full_name: admin.name, email: admin.email, password: admin.password, is_admin: true }),
+  });
+  expect(created.ok).toBe(true);
+  await verifyThroughApi(admin);
+  const { id } = await login(admin);
+
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);
+  await signIn(page, admin);
+  await page.getByLabel('Name').fill(`Former ${admin.name}`);
+  await page.getByLabel('Is Admin').uncheck();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/not-allowed$/);
+  await expect(page.getByRole('link', { name: 'Users' })).toBeHidden();
+  await expect(page.getByText(`Former ${admin.name}`).first()).toBeVisible();
 });

@@ -13,11 +13,11 @@ import { ServiceForm } from './ServiceForm';
 export function EditServicePage({ serviceId }: { serviceId: string }) {
   const session = useSession();
   const path = `/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`;
-  const { data: service, loading, reload } = useApiData(path, apiServiceSchema);
+  const { data: service, loading, notFound, reload } = useApiData(path, apiServiceSchema);
   const updating = useAsyncAction('Updating the service');
   const [updated, setUpdated] = useState(false);
 
-  if (!service) return <RecordPlaceholder loading={loading} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
+  if (!service) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
   return (
     <AdminPage title={`Edit ${service.name}`}>
       <ServiceForm

@@ -27,12 +27,12 @@ const list = (items: string[]) => (items.length ? items.map((item) => <Text key=
 
 export function ServiceViewPage({ serviceId }: { serviceId: string }) {
   const session = useSession();
-  const { data: service, loading, reload } = useApiData(`/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`, apiServiceSchema);
+  const { data: service, loading, notFound, reload } = useApiData(`/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`, apiServiceSchema);
   const action = useAsyncAction('Changing the service');
   const [confirming, setConfirming] = useState(false);
   const [credentials, setCredentials] = useState<Credentials | null>(null);
 
-  if (!service) return <RecordPlaceholder loading={loading} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
+  if (!service) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
 
   const toggle = () =>
     action.run(async () => {

@@ -5,10 +5,11 @@ import { AdminPage } from './AdminPage';
 
 /**
  * What a view or edit screen shows while its record is not there: the loading spinner, or, once
- * loading has ended without it, that it does not exist, in the admin frame with a way back to
- * its list.
+ * loading has ended without it, the admin frame with a way back to its list, saying the record
+ * does not exist when the server said so. Any other failure is only logged (spec §8): offline,
+ * "does not exist" would be a false alarm.
  */
-export function RecordPlaceholder(props: { loading: boolean; loadingLabel: string; missing: string; title: string; list: '/admin/users' | '/admin/api-services' }) {
+export function RecordPlaceholder(props: { loading: boolean; notFound: boolean; loadingLabel: string; missing: string; title: string; list: '/admin/users' | '/admin/api-services' }) {
   if (props.loading) return <InlineLoading label={props.loadingLabel} />;
   return (
     <AdminPage
@@ -19,7 +20,7 @@ export function RecordPlaceholder(props: { loading: boolean; loadingLabel: strin
         </ButtonLink>
       }
     >
-      <Text c="dimmed">{props.missing}</Text>
+      {props.notFound && <Text c="dimmed">{props.missing}</Text>}
     </AdminPage>
   );
 }

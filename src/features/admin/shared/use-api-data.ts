@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { callApi } from '../../../api/client';
+import { ApiError } from '../../../api/errors';
 import { useSession } from '../../../app/session-context';
 
-type Loaded<T> = { path: string; version: number; data: T | null };
+type Loaded<T> = { path: string; version: number; data: T | null; notFound: boolean };
 
 /**
  * Loads one admin resource and reloads it on demand. Failures are only logged (spec §8) and
@@ -11,7 +12,8 @@ type Loaded<T> = { path: string; version: number; data: T | null };
  * changes under a mounted page (the browser's back and forward buttons reuse it), the previous
  * path's data is not shown as the new one's, and a failed load leaves nothing rather than
  * another record. `keepPrevious` lets a list keep its old rows under its loading overlay while
- * the next page or search loads, instead of collapsing the table.
+ * the next page or search loads, instead of collapsing the table. `notFound` tells a record that
+ * the server says does not exist (404) from one that could not be loaded (offline, no right).
  */
 export function useApiData<T>(path: string, schema: z.ZodType<T>, { keepPrevious = false } = {}) {
   const session = useSession();
@@ -21,11 +23,12 @@ export function useApiData<T>(path: string, schema: z.ZodType<T>, { keepPrevious
   useEffect(() => {
     let current = true;
     callApi(session.connection, 'GET', path, schema).then(
-      (data) => current && setLoaded({ path, version, data }),
+      (data) => current && setLoaded({ path, version, data, notFound: false }),
       (error: unknown) => {
         console.error(`Loading ${path} failed`, error);
         // A failed reload keeps what this path showed; a failed first load shows nothing.
-        if (current) setLoaded((previous) => ({ path, version, data: previous?.path === path ? previous.data : null }));
+        const notFound = error instanceof ApiError && error.status === 404;
+        if (current) setLoaded((previous) => ({ path, version, data: previous?.path === path && !notFound ? previous.data : null, notFound }));
       },
     );
     return () => {
@@ -36,5 +39,6 @@ export function useApiData<T>(path: string, schema: z.ZodType<T>, { keepPrevious
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   const loading = loaded?.path !== path || loaded.version !== version;
   const data = loaded && (loaded.path === path || (loading && keepPrevious)) ? loaded.data : null;
-  return { data, loading, reload };
+  const notFound = !loading && !!loaded?.notFound;
+  return { data, loading, notFound, reload };
 }

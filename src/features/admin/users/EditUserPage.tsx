@@ -32,6 +32,9 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
       if (submission?.status !== 'success') return;
       void saving.run(async () => {
         await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...submission.value, phone_number: submission.value.phone_number ?? null });
+        // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
+        // (no longer an administrator: out of the admin area; a new email: verification).
+        if (user.id === session.state.profile?.id) await session.authenticate();
         await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
       });
     },
@@ -83,8 +86,8 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
 }
 
 export function EditUserPage({ userId }: { userId: string }) {
-  const { data: user, loading } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
-  if (!user) return <RecordPlaceholder loading={loading} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
+  const { data: user, loading, notFound } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
+  if (!user) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
   return (
     <AdminPage title={`Edit ${user.full_name}`}>
       <EditUserForm user={user} />

@@ -8,8 +8,8 @@ import { longDate, yesNo } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
 
 export function UserViewPage({ userId }: { userId: string }) {
-  const { data: user, loading } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
-  if (!user) return <RecordPlaceholder loading={loading} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
+  const { data: user, loading, notFound } = useApiData(`/api/v1/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema);
+  if (!user) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
   const rows: Array<[string, string]> = [
     ['Email', user.email],
     ['Phone Number', user.phone_number ?? '-'],
