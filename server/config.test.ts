@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       accessTokenTtl: 900,
       refreshTokenTtl: 30 * 24 * 3600,
+      sessionMaxAge: 30 * 24 * 3600,
       registration: 'open',
       trustProxy: false,
     });

@@ -21,6 +21,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Home Guard <no-reply@localhost>'),
   ACCESS_TOKEN_TTL: seconds(900),
   REFRESH_TOKEN_TTL: seconds(30 * DAY),
+  SESSION_MAX_AGE: seconds(30 * DAY),
   REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   TRUST_PROXY: z
@@ -46,6 +47,8 @@ export type Config = {
   mailFrom: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** A sign-in ends this long after it began, however much it is used (ASVS V3.3.2). */
+  sessionMaxAge: number;
   registration: 'open' | 'closed';
   logLevel: string;
   trustProxy: boolean | string;
@@ -94,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     mailFrom: e.MAIL_FROM,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    sessionMaxAge: e.SESSION_MAX_AGE,
     registration: e.REGISTRATION,
     logLevel: e.LOG_LEVEL,
     trustProxy: trustProxy(e.TRUST_PROXY),

@@ -57,7 +57,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const sessions = new UserSessionsService(
     userSessionsRepository,
     accessTokens,
-    { refreshTokenTtlSeconds: config.refreshTokenTtl, refreshGraceSeconds: options.refreshGraceSeconds ?? 30 },
+    { refreshTokenTtlSeconds: config.refreshTokenTtl, sessionMaxAgeSeconds: config.sessionMaxAge, refreshGraceSeconds: options.refreshGraceSeconds ?? 30 },
     clock,
   );
   const throttle = new FailureThrottle(db, clock);

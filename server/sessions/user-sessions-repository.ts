@@ -116,7 +116,7 @@ const refreshTokenInSession = preparedQuery((db, value) =>
     .selectFrom('refresh_tokens')
     .innerJoin('user_sessions', 'user_sessions.id', 'refresh_tokens.session_id')
     .selectAll('refresh_tokens')
-    .select(['user_sessions.user_id', 'user_sessions.revoked_at as session_revoked_at', 'user_sessions.expires_at as session_expires_at'])
+    .select(['user_sessions.user_id', 'user_sessions.issued_at as session_issued_at', 'user_sessions.revoked_at as session_revoked_at', 'user_sessions.expires_at as session_expires_at'])
     .where('refresh_tokens.token_key', '=', value<string>('key')),
 );
 

@@ -10,7 +10,10 @@ export type Authenticated = { userId: string; sessionId: string; isAdmin: boolea
 export type ClientInfo = { userAgent: string | undefined; ip: string | undefined };
 
 export type SessionPolicy = {
+  /** A session not used for this long ends. */
   refreshTokenTtlSeconds: number;
+  /** A session ends this long after its sign-in, however much it is used. */
+  sessionMaxAgeSeconds: number;
   /** A rotated token may be presented again this long after, when its answer was lost. */
   refreshGraceSeconds: number;
 };
@@ -36,7 +39,7 @@ export class UserSessionsService {
         device_info: deviceInfoFromUserAgent(client.userAgent),
         ip_address: client.ip ?? null,
         issued_at: now,
-        expires_at: now + this.policy.refreshTokenTtlSeconds * 1000,
+        expires_at: this.expiry(now, now),
         last_active: now,
         revoked_at: null,
       },
@@ -58,7 +61,7 @@ export class UserSessionsService {
     const presented = token.token_key;
 
     const next = newSplitToken(now);
-    const expiresAt = now + this.policy.refreshTokenTtlSeconds * 1000;
+    const expiresAt = this.expiry(now, token.session_issued_at);
     let issued = false;
     if (token.rotated_at === null) {
       issued = await this.sessions.replaceLiveToken(presented, presented, next, sessionId, now, expiresAt);
@@ -76,6 +79,11 @@ export class UserSessionsService {
       throw AppError.invalidToken();
     }
     return { refresh: next.token, access: await this.accessTokens.issue({ userId: token.user_id, sessionId }) };
+  }
+
+  /** Each use pushes the end of a session on, up to its maximum age. */
+  private expiry(now: number, issuedAt: number): number {
+    return Math.min(now + this.policy.refreshTokenTtlSeconds * 1000, issuedAt + this.policy.sessionMaxAgeSeconds * 1000);
   }
 
   /** Signing out: the session of this refresh token ends (an unknown token changes nothing). */

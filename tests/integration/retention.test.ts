@@ -6,7 +6,8 @@ import { call, registerAndLogin, startTestApp, type TestApp } from '../support/t
 const DAY = 24 * 3_600_000;
 let t: TestApp;
 beforeEach(async () => {
-  t = await startTestApp({ ACCESS_TOKEN_TTL: '60' });
+  // Sessions here are kept in use for 40 days, past the default 30-day maximum age.
+  t = await startTestApp({ ACCESS_TOKEN_TTL: '60', SESSION_MAX_AGE: String(90 * 24 * 3600) });
 });
 afterEach(async () => t.close());
 

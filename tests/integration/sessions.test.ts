@@ -34,7 +34,8 @@ describe('access and refresh tokens', () => {
 
     const session = await t.db.selectFrom('user_sessions').selectAll().where('id', '=', claims.sid as string).executeTakeFirstOrThrow();
     expect(session.last_active).toBe(session.issued_at + 5_000);
-    expect(session.expires_at).toBe(session.last_active + 30 * 24 * 3600 * 1000);
+    // Each use would push the end on by REFRESH_TOKEN_TTL; by default SESSION_MAX_AGE, as long, caps it.
+    expect(session.expires_at).toBe(session.issued_at + 30 * 24 * 3600 * 1000);
   });
 
   it("accepts an empty body on refresh, and stores of refresh tokens only their selectors and their secrets' hashes", async () => {
@@ -145,6 +146,30 @@ describe('access and refresh tokens', () => {
     expect((await profile(renewed.body.access)).status).toBe(200);
     t.advance(31 * 24 * 3600 * 1000);
     expect((await refresh(renewed.body.refresh)).status).toBe(401);
+  });
+
+  it('ends a session SESSION_MAX_AGE after its sign-in, however often it is used', async () => {
+    await t.close();
+    t = await startTestApp({ ACCESS_TOKEN_TTL: '60', REFRESH_TOKEN_TTL: String(3 * 3600), SESSION_MAX_AGE: String(12 * 3600) });
+    const hour = 3600 * 1000;
+    const user = await registerAndLogin(t.app);
+    let tokens: { access: string; refresh: string } = user;
+    // Used every two hours: the idle limit (three hours) never strikes, the maximum age does.
+    for (let elapsed = 2; elapsed <= 10; elapsed += 2) {
+      t.advance(2 * hour);
+      const renewed = await refresh(tokens.refresh);
+      expect(renewed.status, `after ${elapsed} hours`).toBe(200);
+      tokens = renewed.body as typeof tokens;
+    }
+    const session = await t.db.selectFrom('user_sessions').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(session.expires_at).toBe(session.issued_at + 12 * hour);
+
+    t.advance(2 * hour - 30_000);
+    tokens = (await refresh(tokens.refresh)).body as typeof tokens;
+    expect((await profile(tokens.access)).status).toBe(200);
+    t.advance(31_000); // the access token has 29 s left, the session none
+    expect((await profile(tokens.access)).status).toBe(401);
+    expect((await refresh(tokens.refresh)).status).toBe(401);
   });
 
   it('refuses a token of a deleted user', async () => {
