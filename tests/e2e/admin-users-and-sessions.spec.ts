@@ -224,6 +224,14 @@ test('a revoke button is disabled while its request is in flight, then the page 
   await context.close();
 });
 
+/** What another administrator does meanwhile, through the API. */
+const editUser = (adminToken: string, id: string, user: { full_name: string; email: string; is_admin: boolean }) =>
+  fetch(`${E2E_URL}/api/v1/admin/users/${id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+    body: JSON.stringify({ ...user, phone_number: null }),
+  });
+
 test('an email changed by an administrator is verified again, then shown on the device in place of the old one', async ({ page }) => {
   const person = await verifiedPerson('moved');
   await page.goto('/auth/login');
@@ -232,12 +240,7 @@ test('an email changed by an administrator is verified again, then shown on the 
 
   const moved = { ...person, email: person.email.replace(/^moved\./, 'relocated.') };
   const [{ id }, { access }] = [await login(person), await login(E2E_ADMIN)];
-  const edited = await fetch(`${E2E_URL}/api/v1/admin/users/${id}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
-    body: JSON.stringify({ full_name: person.name, email: moved.email, phone_number: null, is_admin: false }),
-  });
-  expect(edited.status).toBe(200);
+  expect((await editUser(access, id, { full_name: person.name, email: moved.email, is_admin: false })).status).toBe(200);
 
   await page.reload();
   await expect(page).toHaveURL(/\/verify/);
@@ -251,7 +254,8 @@ test('an email changed by an administrator is verified again, then shown on the 
   await expect(saved).not.toContainText(person.email);
 });
 
-test('an administrator who gives up their own admin right leaves the admin area at once, renamed', async ({ page }) => {
+/** A second administrator, verified, and the first one's token to change it with. */
+async function deputyAdmin() {
   const admin = newPerson('deputy');
   const { access } = await login(E2E_ADMIN);
   const created = await fetch(`${E2E_URL}/api/v1/admin/users`, {
@@ -261,8 +265,11 @@ test('an administrator who gives up their own admin right leaves the admin area 
   });
   expect(created.ok).toBe(true);
   await verifyThroughApi(admin);
-  const { id } = await login(admin);
+  return { admin, id: (await login(admin)).id, firstAdminToken: access };
+}
 
+test('an administrator who gives up their own admin right leaves the admin area at once, renamed', async ({ page }) => {
+  const { admin, id } = await deputyAdmin();
   await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);
   await signIn(page, admin);
   await page.getByLabel('Name').fill(`Former ${admin.name}`);
@@ -271,4 +278,16 @@ test('an administrator who gives up their own admin right leaves the admin area 
   await expect(page).toHaveURL(/\/not-allowed$/);
   await expect(page.getByRole('link', { name: 'Users' })).toBeHidden();
   await expect(page.getByText(`Former ${admin.name}`).first()).toBeVisible();
+});
+
+test('an administrator demoted by another is sent out of the admin area by the next screen that loads', async ({ page }) => {
+  const { admin, id, firstAdminToken } = await deputyAdmin();
+  await page.goto('/auth/login?from=%2Fadmin%2Fusers');
+  await signIn(page, admin);
+  await expect(page.getByRole('link', { name: E2E_ADMIN.name })).toBeVisible();
+
+  expect((await editUser(firstAdminToken, id, { full_name: admin.name, email: admin.email, is_admin: false })).status).toBe(200);
+  await page.getByRole('link', { name: E2E_ADMIN.name }).click();
+  await expect(page).toHaveURL(/\/not-allowed$/);
+  await expect(page.getByRole('link', { name: 'User Sessions' })).toBeHidden();
 });

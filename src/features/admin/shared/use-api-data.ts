@@ -26,6 +26,9 @@ export function useApiData<T>(path: string, schema: z.ZodType<T>, { keepPrevious
       (data) => current && setLoaded({ path, version, data, notFound: false }),
       (error: unknown) => {
         console.error(`Loading ${path} failed`, error);
+        // Refused: this account is no longer an administrator. A fresh profile lets the admin
+        // guard send it out, instead of empty admin screens.
+        if (error instanceof ApiError && error.status === 403) void session.authenticate();
         // A failed reload keeps what this path showed; a failed first load shows nothing.
         const notFound = error instanceof ApiError && error.status === 404;
         if (current) setLoaded((previous) => ({ path, version, data: previous?.path === path && !notFound ? previous.data : null, notFound }));
