@@ -56,9 +56,9 @@ export class AppError extends Error {
     return new AppError(403, 'registration is closed; ask an administrator for an account');
   }
   static tooManyAttempts(retryAfterSeconds: number) {
-    return new AppError(429, 'Too many failed attempts; try again later', undefined, {
-      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-    });
+    const wait = Math.max(1, Math.ceil(retryAfterSeconds));
+    const when = wait <= 60 ? 'in a minute' : `in ${Math.ceil(wait / 60)} minutes`;
+    return new AppError(429, `Too many failed attempts; try again ${when}`, undefined, { 'Retry-After': String(wait) });
   }
   static codeExpired() {
     return new AppError(400, 'The code has expired or was never sent; request a new one');
