@@ -83,6 +83,9 @@ export class AppError extends Error {
   static notAnImage() {
     return new AppError(400, 'Please select an image file.', 'image');
   }
+  static pictureTooLarge(maxBytes: number) {
+    return new AppError(413, `The picture is larger than ${maxBytes / 1024 / 1024} MB; choose a smaller one.`, 'image');
+  }
   static verificationIncomplete() {
     return new AppError(409, 'Verify your email and profile picture first');
   }

@@ -13,15 +13,17 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   app.put('/api/v1/avatar', {
     onRequest: services.authenticate,
     bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
-    schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema } },
-    // Whatever is wrong with the upload itself, the answer is the spec's one message; a missing
+    schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema, 413: errorBodySchema } },
+    // Whatever is wrong with the upload itself, the answer is the spec's one message, or that
+    // it is too large (the web app makes big photos smaller; another client may not); a missing
     // token, throttling and server faults keep their own.
     errorHandler: (error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500;
       if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) throw error;
       request.log.info({ reason: error.message }, 'avatar upload refused');
-      const refusal = AppError.notAnImage();
-      return reply.code(400).send({ error: refusal.message, field: refusal.field });
+      const tooLarge = status === 413;
+      const refusal = tooLarge ? AppError.pictureTooLarge(AVATAR_MAX_BYTES) : AppError.notAnImage();
+      return reply.code(tooLarge ? 413 : 400).send({ error: refusal.message, field: refusal.field });
     },
   }, async (request) => {
     if (!request.isMultipart()) throw AppError.notAnImage();

@@ -1,7 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { AVATAR_MAX_BYTES } from '../../contract/verification';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { avatarPng, login, newPerson, register } from './support/api';
@@ -98,6 +101,21 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   await expect(page.getByRole('alert')).toHaveText(/The code is not correct|Too many wrong codes/);
   await page.getByRole('button', { name: 'Send a new code' }).click();
   await expect(page.getByRole('alert')).toHaveText('A code was sent a moment ago; wait a minute before asking for another');
+});
+
+test('a photo over the upload limit is made smaller in the browser and accepted', async ({ page }) => {
+  const person = newPerson('photo');
+  await register(person, server.url);
+  await throughEmailStep(page, person);
+  // Noise does not compress: 2000 × 1000 pixels kept as they are, about 6 MB.
+  const photo = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-photo-')), 'photo.png');
+  writeFileSync(photo, await sharp(randomBytes(2000 * 1000 * 3), { raw: { width: 2000, height: 1000, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer());
+  expect(statSync(photo).size).toBeGreaterThan(AVATAR_MAX_BYTES);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Choose a picture' }).click();
+  await (await chooser).setFiles(photo);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
 });
 
 async function cameraBrowser(extra: string[]): Promise<Browser> {

@@ -8,6 +8,7 @@ import { AccountAvatar } from '../../ui/AccountAvatar';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
 import { CameraCapture } from './CameraCapture';
+import { fitPicture } from './fit-picture';
 import { VerifyFrame } from './VerifyFrame';
 
 export const NOT_AN_IMAGE = 'Please select an image file.';
@@ -39,8 +40,9 @@ export function AvatarStepPage() {
   const upload = () =>
     uploading.run(async () => {
       if (!file) return;
+      const picture = await fitPicture(file);
       const form = new FormData();
-      form.append(AVATAR_FIELD, file, file.name);
+      form.append(AVATAR_FIELD, picture, picture.name);
       await callApi(session.connection, 'PUT', '/api/v1/avatar', verificationStatusSchema, form);
       await session.authenticate();
     });
