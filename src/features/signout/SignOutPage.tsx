@@ -9,6 +9,7 @@ import { AccountLine } from '../../ui/AccountLine';
 import { CenteredCard } from '../../ui/CenteredCard';
 import { ButtonLink } from '../../ui/links';
 import { LoadingScreen } from '../../ui/LoadingScreen';
+import { NoticeCard } from '../../ui/NoticeCard';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { RetryCard } from '../../ui/RetryCard';
 import { useAsyncAction } from '../../ui/use-async-action';
@@ -99,16 +100,11 @@ export function SignOutPage({ params }: { params: SignOutParams }) {
     );
   }
   return (
-    <CenteredCard>
-      <Stack align="center" ta="center" gap="sm">
-        <Title order={1} fz={24}>
-          You have signed out
-        </Title>
-        <Text c="dimmed">You can close this window, or go back to Home Guard.</Text>
-        <ButtonLink to="/" variant="light">
-          Go to Home Guard
-        </ButtonLink>
-      </Stack>
-    </CenteredCard>
+    <NoticeCard title="You have signed out">
+      <Text c="dimmed">You can close this window, or go back to Home Guard.</Text>
+      <ButtonLink to="/" variant="light">
+        Go to Home Guard
+      </ButtonLink>
+    </NoticeCard>
   );
 }
