@@ -21,9 +21,8 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       const status = error.statusCode ?? 500;
       if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) throw error;
       request.log.info({ reason: error.message }, 'avatar upload refused');
-      const tooLarge = status === 413;
-      const refusal = tooLarge ? AppError.pictureTooLarge(AVATAR_MAX_BYTES) : AppError.notAnImage();
-      return reply.code(tooLarge ? 413 : 400).send({ error: refusal.message, field: refusal.field });
+      const refusal = status === 413 ? AppError.pictureTooLarge(AVATAR_MAX_BYTES) : AppError.notAnImage();
+      return reply.code(refusal.statusCode as 400 | 413).send({ error: refusal.message, field: refusal.field });
     },
   }, async (request) => {
     if (!request.isMultipart()) throw AppError.notAnImage();

@@ -20,8 +20,10 @@ export async function fitPicture(file: File): Promise<File> {
   const canvas = document.createElement('canvas');
   canvas.width = Math.round(bitmap.width * scale);
   canvas.height = Math.round(bitmap.height * scale);
-  canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const context = canvas.getContext('2d');
+  context?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   bitmap.close();
+  if (!context) return file; // never a blank picture
   // WebP keeps transparency at a photo's size; a browser without it answers PNG.
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/webp', 0.9));
   if (!blob) return file;
