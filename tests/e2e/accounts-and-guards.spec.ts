@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
-import { expectInSight, signIn } from './support/ui';
+import { expectInSight, signIn, signInToHome } from './support/ui';
 
 test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
   const ada = await verifiedPerson('ada');
@@ -68,9 +68,7 @@ test('a return address off this site is ignored after sign-in', async ({ page })
 
 test('a regular user is kept out of the admin area, and unknown paths show 404', async ({ page }) => {
   const person = await verifiedPerson('regular');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
   await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
   await page.goto('/admin/users');
   await expect(page).toHaveURL(/\/not-allowed$/);

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
-import { screenshots, signIn } from './support/ui';
+import { screenshots, signIn, signInToHome } from './support/ui';
 
 // Mantine's red at the theme's shade 8 (src/app/theme.ts), which keeps 4.5:1 contrast on white.
 const RED = 'rgb(224, 49, 49)';
@@ -102,9 +102,7 @@ test('going back to a user deleted meanwhile says so, not the user last on scree
 
 test('a non-admin is kept out of every admin path and API', async ({ page }) => {
   const person = await verifiedPerson('outsider');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
   for (const path of ['/admin/api-services', '/admin/users/create', '/admin/user-sessions']) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/not-allowed$/);
@@ -234,9 +232,7 @@ const editUser = (adminToken: string, id: string, user: { full_name: string; ema
 
 test('an email changed by an administrator is verified again, then shown on the device in place of the old one', async ({ page }) => {
   const person = await verifiedPerson('moved');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
 
   const moved = { ...person, email: person.email.replace(/^moved\./, 'relocated.') };
   const [{ id }, { access }] = [await login(person), await login(E2E_ADMIN)];

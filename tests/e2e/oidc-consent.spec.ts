@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, verifiedPerson } from './support/api';
-import { controlled, screenshots, signIn } from './support/ui';
+import { controlled, screenshots, signIn, signInToHome } from './support/ui';
 
 let callbackServer: Server;
 let callback: string;
@@ -144,9 +144,7 @@ test('a service session appears in the admin area with its service, user and IP;
 test('a sign-out without an ID token asks first: staying keeps the account, and nothing claims it signed out', async ({ page }) => {
   const service = await createService({ name: 'Gitea' });
   const person = await verifiedPerson('stay');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
 
   await page.goto(`/signout?${new URLSearchParams({ client_id: service.clientId, post_logout_redirect_uri: callback, state: 'stay' })}`);
   await expect(page.getByRole('heading', { name: 'Sign out of Home Guard?' })).toBeVisible();
@@ -169,9 +167,7 @@ test('a sign-out without an ID token asks first: staying keeps the account, and 
 test('offline, a sign-in request and a sign-out wait for the connection, then go on', async ({ page, context }) => {
   const service = await createService({ name: 'Paperless' });
   const person = await verifiedPerson('waits');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
   await controlled(page);
 
   await context.setOffline(true);

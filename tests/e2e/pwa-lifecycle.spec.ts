@@ -5,15 +5,13 @@ import { expect, test } from '@playwright/test';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { expectInSight, signIn } from './support/ui';
+import { expectInSight, signInToHome } from './support/ui';
 
 test('without a service worker the broker runs in the page, says so, and calls still carry the token', async ({ browser }) => {
   const person = await verifiedPerson('nosw');
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
   await expectInSight(page.getByText('Offline support is not active in this tab'));
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();

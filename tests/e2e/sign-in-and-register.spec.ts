@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
-import { pageReadableTokens, screenshots, signIn } from './support/ui';
+import { pageReadableTokens, screenshots, signIn, signInToHome } from './support/ui';
 
 test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
   const person = newPerson('reg');
@@ -103,9 +103,7 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   await page.goto('/auth/register');
   await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
   await screenshots(page, 'register');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
   await screenshots(page, 'home');
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();

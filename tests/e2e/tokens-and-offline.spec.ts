@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { controlled, expectInSight, screenshots, signIn } from './support/ui';
+import { controlled, expectInSight, screenshots, signIn, signInToHome } from './support/ui';
 
 // Every first-party refresh the server answered, from its Prometheus counters.
 const refreshesAnswered = async (server: ServerProcess) => {
@@ -81,9 +81,7 @@ test('a refused refresh (session revoked) removes the account and sends every ta
 
 test('offline, a reload shows the app with its saved account and an offline notice', async ({ page, context }) => {
   const person = await verifiedPerson('offline');
-  await page.goto('/auth/login');
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signInToHome(page, person);
   await controlled(page);
 
   await context.setOffline(true);

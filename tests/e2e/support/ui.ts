@@ -12,6 +12,13 @@ export async function signIn(page: Page, person: Pick<Person, 'email' | 'passwor
   await page.getByRole('button', { name: 'Log In' }).click();
 }
 
+/** Opens the Sign In page, signs in, and waits for Home's welcome. */
+export async function signInToHome(page: Page, person: Person): Promise<void> {
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+}
+
 /**
  * Resizes the page and waits until its layout has settled: the shell's media queries have
  * re-rendered and the AppShell's 200 ms slide of the navbar and main area has finished. A click
