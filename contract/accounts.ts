@@ -25,6 +25,9 @@ export const registerFormSchema = registerRequestSchema
 
 export const registerResponseSchema = z.object({ id: z.string() });
 
+/** GET /api/v1/register: whether anyone may register now, so the web app can say so before the form is filled. */
+export const registrationStatusSchema = z.object({ open: z.boolean() });
+
 /** POST /api/v1/auth/login */
 export const loginRequestSchema = z.object({
   email: emailField,

@@ -25,6 +25,11 @@ export class AccountsService {
     private readonly clock: () => number,
   ) {}
 
+  /** Whether anyone may register now: with REGISTRATION=closed, only until an administrator exists. */
+  async registrationOpen(): Promise<boolean> {
+    return this.options.registration === 'open' || !(await this.users.adminExists());
+  }
+
   /** Creates an account. While no administrator exists, the new account becomes one. */
   async register(input: Registration, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string; isAdmin: boolean }> {
     const firstAdmin = !(await this.users.adminExists());

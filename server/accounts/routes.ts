@@ -8,6 +8,7 @@ import {
   refreshResponseSchema,
   registerRequestSchema,
   registerResponseSchema,
+  registrationStatusSchema,
 } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { requireBearer } from '../http/authenticate';
@@ -20,6 +21,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.post('/api/v1/register', { schema: { body: registerRequestSchema, response: { 200: registerResponseSchema, ...errors } } }, async (request) => {
     const { id } = await services.accounts.register(request.body);
     return { id };
+  });
+
+  app.get('/api/v1/register', { schema: { response: { 200: registrationStatusSchema } } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { open: await services.accounts.registrationOpen() };
   });
 
   app.post('/api/v1/auth/login', { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } }, async (request) => {

@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { startServerProcess } from '../support/server-process';
 import { newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
 import { pageReadableTokens, screenshots, signIn, signInToHome } from './support/ui';
 
@@ -99,6 +103,7 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   const person = await verifiedPerson('shot');
   await page.goto('/auth/login');
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
   await screenshots(page, 'sign-in');
   await page.goto('/auth/register');
   await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
@@ -111,5 +116,30 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Switch account' }).click();
   await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create an account' })).toBeVisible();
   await screenshots(page, 'select-account');
+});
+
+test('with registration closed, the sign-in screens say so instead of offering a form that will be refused', async ({ page }) => {
+  const server = await startServerProcess({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-closed-')), STATIC_DIR: 'dist', REGISTRATION: 'closed' });
+  try {
+    // No administrator yet: the first account may register, and the form is there for it.
+    await page.goto(`${server.url}/auth/register`);
+    await expect(page.getByLabel('Full name')).toBeVisible();
+    const admin = newPerson('owner');
+    await register(admin, server.url);
+
+    await page.goto(`${server.url}/auth/login`);
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Register' })).toBeHidden();
+    await page.goto(`${server.url}/auth/register`);
+    await expect(page.getByRole('status')).toContainText('Registration is closed');
+    await expect(page.getByRole('status')).toContainText('Only an administrator of this Home Guard can create accounts. Ask them for one.');
+    await expect(page.getByLabel('Full name')).toBeHidden();
+    await screenshots(page, 'register-closed');
+    await page.getByRole('link', { name: 'Log In' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  } finally {
+    await server.stop();
+  }
 });

@@ -56,10 +56,19 @@ describe('registration', () => {
     expect(profile.body).toMatchObject({ is_admin: false, email_verified: false, avatar_verified: false, verified: false });
   });
 
+  it('says registration is open when it is', async () => {
+    await registerAndLogin(t.app);
+    expect((await call(t.app, 'GET', '/api/v1/register')).body).toEqual({ open: true });
+  });
+
   it('refuses sign-ups when registration is closed, once an administrator exists', async () => {
     await t.close();
     t = await startTestApp({ REGISTRATION: 'closed' });
+    expect((await call(t.app, 'GET', '/api/v1/register')).body).toEqual({ open: true });
     await registerAndLogin(t.app); // no administrator yet: allowed, and becomes one
+    const status = await call(t.app, 'GET', '/api/v1/register');
+    expect(status.body).toEqual({ open: false });
+    expect(status.headers['cache-control']).toBe('no-store');
     const refused = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/registration is closed/);

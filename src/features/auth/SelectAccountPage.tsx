@@ -7,11 +7,13 @@ import { AccountLine } from '../../ui/AccountLine';
 import { PlusIcon } from '../../ui/icons';
 import { AnchorLink } from '../../ui/links';
 import { AuthCard } from './AuthCard';
+import { useRegistrationOpen } from './registration-status';
 import classes from './SelectAccountPage.module.css';
 
 export function SelectAccountPage({ search }: { search: FromSearch }) {
   const session = useSession();
   const { accounts } = useSnapshot(session.state);
+  const registrationOpen = useRegistrationOpen();
   return (
     <AuthCard title="Select Account" subtitle="Choose an account to continue.">
       <Paper withBorder radius="md">
@@ -36,10 +38,15 @@ export function SelectAccountPage({ search }: { search: FromSearch }) {
         </Stack>
       </Paper>
       <Text size="xs" c="dimmed" ta="center">
-        Accounts are remembered on this device only.{' '}
-        <AnchorLink to="/auth/register" search={search} size="xs">
-          Create an account
-        </AnchorLink>
+        Accounts are remembered on this device only.
+        {registrationOpen !== false && (
+          <>
+            {' '}
+            <AnchorLink to="/auth/register" search={search} size="xs">
+              Create an account
+            </AnchorLink>
+          </>
+        )}
       </Text>
     </AuthCard>
   );

@@ -9,10 +9,12 @@ import { AnchorLink } from '../../ui/links';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
 import { AuthCard } from './AuthCard';
+import { useRegistrationOpen } from './registration-status';
 
 export function SignInPage({ search }: { search: FromSearch }) {
   const session = useSession();
   const submitting = useAsyncAction('Signing in');
+  const registrationOpen = useRegistrationOpen();
   const [form, fields] = useForm({
     id: 'sign-in',
     shouldValidate: 'onSubmit',
@@ -62,12 +64,14 @@ export function SignInPage({ search }: { search: FromSearch }) {
           </Button>
         </Stack>
       </form>
-      <Text size="sm" ta="center">
-        Don't have an account?{' '}
-        <AnchorLink to="/auth/register" search={search} fw={600}>
-          Register
-        </AnchorLink>
-      </Text>
+      {registrationOpen !== false && (
+        <Text size="sm" ta="center">
+          Don't have an account?{' '}
+          <AnchorLink to="/auth/register" search={search} fw={600}>
+            Register
+          </AnchorLink>
+        </Text>
+      )}
     </AuthCard>
   );
 }
