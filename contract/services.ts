@@ -13,18 +13,27 @@ export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 export const ID_TOKEN_ALGS = ['RS256', 'ES256'] as const;
 
-/** An absolute http(s) URL without a fragment (RFC 6749 §3.1.2), compared byte for byte later. */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:/i;
+
+/**
+ * Where a service may be sent back to, compared byte for byte later: an absolute http(s) URL, or a
+ * native app's private-use scheme, which RFC 8252 §7.1 has be a reverse domain name (Immich's
+ * mobile app uses app.immich:///oauth-callback). Never a fragment (RFC 6749 §3.1.2); the dot keeps
+ * out javascript:, data: and the other schemes a browser would run or read instead of leave to.
+ */
 export const redirectUriField = z
   .string({ error: 'URI must be text' })
   .max(2000, 'URI is too long')
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hash === '' && !value.includes('#');
+      const allowed = url.protocol === 'https:' || url.protocol === 'http:' || PRIVATE_USE_SCHEME.test(value);
+      // No white space: the URL parser would drop or encode it, and the stored URI would never match.
+      return allowed && url.hash === '' && !/[#\s]/.test(value);
     } catch {
       return false;
     }
-  }, 'Each URI must be an absolute http(s) URL without a fragment');
+  }, "Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment");
 
 const uriList = z.array(redirectUriField, { error: 'URIs must be a list' }).max(20, 'At most 20 URIs');
 

@@ -57,7 +57,11 @@ test('an administrator creates a service, downloads its credentials, disables, e
 
   await page.getByRole('link', { name: 'Edit' }).click();
   await expect(page.getByLabel('Name')).toHaveValue(name);
-  await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/new-callback');
+  // A scheme that is not a reverse domain name is refused; a mobile app's own scheme (RFC 8252) is kept.
+  await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/new-callback\njavascript:alert(1)');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText("Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment")).toBeVisible();
+  await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/new-callback\napp.paperless:///oauth-callback');
   await screenshots(page, 'admin-service-edit');
   await page.getByRole('button', { name: 'Update' }).click();
   const updated = page.getByRole('dialog', { name: 'Service Updated' });
@@ -65,6 +69,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await updated.getByRole('button', { name: 'Close' }).click();
   await page.goto(page.url().replace('/edit/', '/view/'));
   await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
+  await expect(page.getByText('app.paperless:///oauth-callback')).toBeVisible();
 
   // An address of a service that does not exist (a mistyped or stale link) says so.
   await page.goto('/admin/api-services/edit/00000000-0000-0000-0000-000000000000');

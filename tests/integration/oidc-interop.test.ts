@@ -61,6 +61,24 @@ describe('a real relying party (openid-client)', () => {
     expect(raw.headers.get('www-authenticate')).toContain('invalid_token');
   });
 
+  it("sends a mobile app back to its own scheme (RFC 8252), as Immich's app asks", async () => {
+    const APP_CALLBACK = 'app.immich:///oauth-callback';
+    const service = await f.createService({ redirect_uris: [CALLBACK, APP_CALLBACK] });
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+    const callback = await allow(url);
+    expect(callback.href.startsWith(`${APP_CALLBACK}?`)).toBe(true);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
+    expect(tokens.claims()).toMatchObject({ aud: service.clientId, email: f.user.email });
+    // Exact matching still holds for such a scheme: another path of it is refused.
+    const other = client.buildAuthorizationUrl(config, { redirect_uri: 'app.immich:///other', scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const refused = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', Object.fromEntries(other.searchParams), f.user.access);
+    expect(refused.status).toBe(400);
+    expect(refused.body.redirect_to).toBeUndefined();
+  });
+
   it('signs ID tokens with ES256 for a service that asks for it, verifiable through the JWKS', async () => {
     const service = await f.createService({ id_token_signed_response_alg: 'ES256' });
     const config = await client.discovery(new URL(f.issuer), service.clientId, { client_secret: service.clientSecret, id_token_signed_response_alg: 'ES256' }, client.ClientSecretPost(service.clientSecret), { execute: [client.allowInsecureRequests] });
