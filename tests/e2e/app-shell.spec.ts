@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
-import { signIn } from './support/ui';
+import { createService, newPerson, register, verifyThroughApi } from './support/api';
+import { screenshots, signIn, signInToHome } from './support/ui';
 
 test('the served app shows its page and is controlled by an active service worker', async ({ page }) => {
   await page.goto('/');
@@ -50,4 +51,39 @@ test('admin code is not precached: only an administrator downloads it, and keeps
   await page.goto('/admin/api-services');
   await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
   await expect.poll(async () => (await cachedScripts()).some((url) => /\/assets\/ServicesListPage-/.test(url))).toBe(true);
+});
+
+test('a name or an email address that is one long word wraps inside the screen, phone or desktop', async ({ page, browser }) => {
+  const person = newPerson('long');
+  person.name = `Maximiliana${'Wolfeschlegelsteinhausenbergerdorff'.repeat(4)}`;
+  person.email = `${'averyveryverylongmailbox'.repeat(2)}.${person.email}`;
+  const { id } = await register(person);
+  await verifyThroughApi(person);
+  const widthOverflow = (p = page) => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInToHome(page, person);
+  expect(await widthOverflow()).toBe(0);
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu).toContainText(person.email);
+  expect(await menu.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  expect(await widthOverflow()).toBe(0);
+
+  // An administrator looking at that account, and at a service named as long: the headings wrap,
+  // the breadcrumb is cut short.
+  const admin = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await admin.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/view/${id}`)}`);
+  await signIn(admin, E2E_ADMIN);
+  await expect(admin.getByRole('heading', { name: person.name })).toBeVisible();
+  expect(await widthOverflow(admin)).toBe(0);
+  await screenshots(admin, 'admin-user-long-name');
+  const service = await createService(E2E_ADMIN, { name: `Paperless${'Documentmanagementsystem'.repeat(4)}`, redirect_uris: ['https://paperless.home.lan/callback'] });
+  await admin.goto(`/admin/api-services/view/${service.id}`);
+  await expect(admin.getByRole('heading', { name: /^PaperlessDocument/ })).toBeVisible();
+  expect(await widthOverflow(admin)).toBe(0);
+  await screenshots(admin, 'admin-service-long-name');
+  await admin.close();
 });

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import * as client from 'openid-client';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
-import { E2E_URL, login, verifiedPerson } from './support/api';
+import { createService as createServiceThroughApi, E2E_URL, verifiedPerson } from './support/api';
 import { controlled, screenshots, signIn, signInToHome } from './support/ui';
 
 let callbackServer: Server;
@@ -21,16 +21,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => new Promise<void>((resolve) => callbackServer.close(() => resolve())));
 
-async function createService(overrides: Record<string, unknown> = {}) {
-  const { access } = await login(E2E_ADMIN);
-  const response = await fetch(`${E2E_URL}/api/v1/admin/api-services`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
-    body: JSON.stringify({ name: 'Grafana', description: 'Dashboards', redirect_uris: [callback], scopes: ['openid', 'email', 'profile', 'offline_access'], grant_types: ['authorization_code', 'refresh_token'], ...overrides }),
-  });
-  const body = await response.json();
-  return { id: body.id as string, clientId: body.credentials.client_id as string, clientSecret: body.credentials.client_secret as string, adminToken: access };
-}
+const createService = (fields: Record<string, unknown> = {}) => createServiceThroughApi(E2E_ADMIN, { redirect_uris: [callback], ...fields });
 
 const discover = (service: { clientId: string; clientSecret: string }) =>
   client.discovery(new URL(E2E_URL), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });

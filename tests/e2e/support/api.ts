@@ -39,7 +39,8 @@ export function latestCodeFor(email: string, outboxDir = path.join(dataDir(), 'o
     .map((name) => path.join(outboxDir, name))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
   for (const file of files) {
-    const mail = readFileSync(file, 'utf8');
+    // Unfolded: a long address moves to a header line of its own (RFC 5322 §2.2.3).
+    const mail = readFileSync(file, 'utf8').replace(/\r?\n[ \t]+/g, ' ');
     if (mail.includes(`To: ${email}`)) return /verification code is: (\d{6})/.exec(mail)![1]!;
   }
   throw new Error(`no mail to ${email} in ${outboxDir}`);
@@ -57,6 +58,14 @@ export async function verifyThroughApi(person: Person, base = E2E_URL, outboxDir
   const uploaded = await fetch(`${base}/api/v1/avatar`, { method: 'PUT', headers: { authorization: `Bearer ${access}` }, body: form });
   if (!uploaded.ok) throw new Error(`avatar upload: ${uploaded.status}`);
   await json('POST', '/api/v1/auth/verify', {}, access, base);
+}
+
+/** Creates a service through the API, signed in as `admin`; the fields given replace a Grafana's. */
+export async function createService(admin: Person, fields: Record<string, unknown>, base = E2E_URL) {
+  const { access } = await login(admin, base);
+  const service = { name: 'Grafana', description: 'Dashboards', scopes: ['openid', 'email', 'profile', 'offline_access'], grant_types: ['authorization_code', 'refresh_token'], ...fields };
+  const body = await json('POST', '/api/v1/admin/api-services', service, access, base);
+  return { id: body.id as string, clientId: body.credentials.client_id as string, clientSecret: body.credentials.client_secret as string, adminToken: access };
 }
 
 /** A registered, fully verified person. */

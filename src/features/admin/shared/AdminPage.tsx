@@ -13,7 +13,10 @@ export function AdminPage({ title, actions, children }: { title: string; actions
         <AnchorLink to="/admin" size="sm">
           Admin
         </AnchorLink>
-        <Text size="sm">{title}</Text>
+        {/* The heading below shows a long name whole; here it is cut short rather than run off the screen. */}
+        <Text size="sm" truncate miw={0}>
+          {title}
+        </Text>
       </Breadcrumbs>
       <Group justify="space-between" align="center">
         <Title order={1} fz={26}>
