@@ -70,6 +70,31 @@ test('a real relying party signs a person in through the consent screen, then re
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 });
 
+test('prompt=select_account shows the account picker first, and the account picked is the one the service gets', async ({ page }) => {
+  const service = await createService({ name: 'Mealie' });
+  const [first, second] = [await verifiedPerson('pick'), await verifiedPerson('other')];
+  await signInToHome(page, first);
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  await page.getByText('Add new account').click();
+  await signIn(page, second);
+  await expect(page.getByRole('heading', { name: `Welcome, ${second.name}` })).toBeVisible();
+
+  const config = await discover(service);
+  const verifier = client.randomPKCECodeVerifier();
+  // The hint names the active account; the person picks the other one, and that choice stands.
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', prompt: 'select_account', login_hint: second.email, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'pick' });
+  await page.goto(url.href);
+  await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await page.getByRole('button', { name: new RegExp(first.email) }).click();
+  await expect(page.getByText('Are you sure you want to trust Mealie?')).toBeVisible();
+  await expect(page.getByText(first.email)).toBeVisible();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: 'pick', idTokenExpected: true });
+  expect(tokens.claims()!.email).toBe(first.email);
+});
+
 test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {
   const service = await createService({ name: 'Immich' });
   const visited: string[] = [];

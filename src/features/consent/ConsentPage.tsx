@@ -12,7 +12,7 @@ import { useAsyncAction } from '../../ui/use-async-action';
 import { checkAuthorization, requestCode, type CheckResult } from './authorization-api';
 import { AuthorizationErrorPage } from './AuthorizationErrorPage';
 import { ConsentCard } from './ConsentCard';
-import { hadFreshLogin, markFreshLogin } from './fresh-login';
+import { hadStep, markStep } from './request-steps';
 
 /**
  * /auth: the authorization endpoint. The request is checked before anyone signs in; a bad
@@ -60,8 +60,8 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
 
   /** A fresh sign-in of the chosen account (prompt=login, max_age), asked once per request. */
   const signInAgain = async () => {
-    if (hadFreshLogin(returnPath)) return back('login_required');
-    markFreshLogin(returnPath);
+    if (hadStep('fresh-login', returnPath)) return back('login_required');
+    markStep('fresh-login', returnPath);
     await session.chooseAnotherAccount();
     await navigate({ to: '/auth/login', search: { from: returnPath } });
   };
@@ -83,16 +83,21 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       return;
     }
     const c = result.check;
+    const selectAccount = c.prompt.includes('select_account');
     if (signInRequired || !activeAccount) {
       if (c.prompt.includes('none')) return void back('login_required');
+      // The picker or the sign-in form is where the person chooses: prompt=select_account is met.
+      if (selectAccount) markStep('account-chosen', returnPath);
       void navigate({ to: accounts.length > 0 && !c.prompt.includes('login') ? '/auth/authenticate' : '/auth/login', search: { from: returnPath } });
       return;
     }
-    const hinted = accounts.find((a) => a.accountId === c.hinted_subject) ?? accounts.find((a) => !!c.login_hint && a.email.toLowerCase() === c.login_hint.toLowerCase());
+    if (selectAccount && !hadStep('account-chosen', returnPath)) return void session.chooseAnotherAccount();
+    // A hint picks the account unless the person was asked to pick one.
+    const hinted = selectAccount ? undefined : (accounts.find((a) => a.accountId === c.hinted_subject) ?? accounts.find((a) => !!c.login_hint && a.email.toLowerCase() === c.login_hint.toLowerCase()));
     if (hinted && hinted.accountId !== activeAccount.accountId) return void session.switchAccount(hinted.accountId);
     if (!hasAuthenticated) return void session.ensureAuthenticated();
     if (profile && !isFullyVerified(profile)) return void navigate({ to: '/verify', search: { from: returnPath } });
-    if (c.prompt.includes('login') && !hadFreshLogin(returnPath)) return void signInAgain();
+    if (c.prompt.includes('login') && !hadStep('fresh-login', returnPath)) return void signInAgain();
     if (c.prompt.includes('none')) void allow();
   }, [result, signInRequired, activeAccount?.accountId, hasAuthenticated, profile]);
 
