@@ -12,6 +12,12 @@ import { OAuthError } from './oauth-error';
 import type { ServiceSessionsRepository } from './service-sessions-repository';
 
 export const CODE_LIFETIME_SECONDS = 60;
+/**
+ * prompt=login: the web app asks for the password again, and a code is issued only for a sign-in
+ * this recent, so a saved account picked instead (on a borrowed device, say) does not pass for one.
+ * Room to type the password and read the consent screen.
+ */
+export const PROMPT_LOGIN_WINDOW_SECONDS = 600;
 
 /** The front of the authorization code flow: checking a request, and issuing its code. */
 export class Authorization {
@@ -82,9 +88,11 @@ export class Authorization {
     return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }) };
   }
 
-  /** max_age: a sign-in older than it needs a fresh one (with prompt=none, the service is told). */
+  /** max_age or prompt=login: a sign-in older than they allow needs a fresh one (with prompt=none, the service is told). */
   private async checkFreshness(valid: ValidAuthorizationRequest, authTime: number, fail: (error: OAuthError) => OAuthError): Promise<void> {
-    if (valid.maxAge === null || this.clock() - authTime <= valid.maxAge * 1000) return;
+    const age = this.clock() - authTime;
+    if (valid.prompt.includes('login') && age > PROMPT_LOGIN_WINDOW_SECONDS * 1000) throw new OAuthError('login_required', 'The service asks for a fresh sign-in');
+    if (valid.maxAge === null || age <= valid.maxAge * 1000) return;
     const error = new OAuthError('login_required', 'The sign-in is older than max_age allows');
     throw valid.prompt.includes('none') ? fail(error) : error;
   }

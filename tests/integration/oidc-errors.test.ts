@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
@@ -282,5 +283,17 @@ describe('userinfo and sign-in freshness', () => {
     const silent = await code({ max_age: '60', prompt: 'none' });
     expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('login_required');
     expect((await code({ max_age: '600' })).status).toBe(200);
+  });
+
+  it('prompt=login: a code only for a sign-in of the last ten minutes, whatever account the browser picks', async () => {
+    expect((await code({ prompt: 'login' })).status).toBe(200);
+    f.t.advance(PROMPT_LOGIN_WINDOW_SECONDS * 1000 + 1_000);
+    const stale = await code({ prompt: 'login' });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({ error: 'login_required', error_description: 'The service asks for a fresh sign-in' });
+    expect(stale.body.redirect_to).toBeUndefined();
+    expect((await code()).status).toBe(200);
+    const fresh = await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password });
+    expect((await code({ prompt: 'login' }, fresh.body.access)).status).toBe(200);
   });
 });
