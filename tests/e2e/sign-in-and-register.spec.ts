@@ -104,6 +104,7 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   await page.goto('/auth/login');
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Choose a saved account' })).toBeHidden(); // none saved yet
   await screenshots(page, 'sign-in');
   await page.goto('/auth/register');
   await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
@@ -118,6 +119,14 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Create an account' })).toBeVisible();
   await screenshots(page, 'select-account');
+  // An installed app has no back button: Sign In leads back to the saved accounts.
+  await page.getByText('Add new account').click();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await screenshots(page, 'sign-in-with-saved-accounts');
+  await page.getByRole('link', { name: 'Choose a saved account' }).click();
+  await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await page.getByRole('button', { name: new RegExp(person.email) }).click();
+  await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible(); // where "Switch account" was chosen
 });
 
 test('with registration closed, the sign-in screens say so instead of offering a form that will be refused', async ({ page }) => {

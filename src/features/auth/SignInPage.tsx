@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useSnapshot } from 'valtio';
 import { loginRequestSchema } from '../../../contract/accounts';
 import { capitalise } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
@@ -15,6 +16,8 @@ export function SignInPage({ search }: { search: FromSearch }) {
   const session = useSession();
   const submitting = useAsyncAction('Signing in');
   const registrationOpen = useRegistrationOpen();
+  // An installed app has no back button: the way back from "Add new account" to the picker.
+  const hasSavedAccounts = useSnapshot(session.state).accounts.length > 0;
   const [form, fields] = useForm({
     id: 'sign-in',
     shouldValidate: 'onSubmit',
@@ -64,6 +67,13 @@ export function SignInPage({ search }: { search: FromSearch }) {
           </Button>
         </Stack>
       </form>
+      {hasSavedAccounts && (
+        <Text size="sm" ta="center">
+          <AnchorLink to="/auth/authenticate" search={search} fw={600}>
+            Choose a saved account
+          </AnchorLink>
+        </Text>
+      )}
       {registrationOpen !== false && (
         <Text size="sm" ta="center">
           Don't have an account?{' '}
