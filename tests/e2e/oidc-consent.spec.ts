@@ -95,6 +95,24 @@ test('prompt=select_account shows the account picker first, and the account pick
   expect(tokens.claims()!.email).toBe(first.email);
 });
 
+test('prompt=login asks a signed-in person for the password again, and the service sees the new sign-in time', async ({ page }) => {
+  const service = await createService({ name: 'Outline' });
+  const person = await verifiedPerson('again');
+  await signInToHome(page, person);
+  const config = await discover(service);
+  const verifier = client.randomPKCECodeVerifier();
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', prompt: 'login', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'again' });
+  await page.waitForTimeout(1_100); // the new sign-in's second differs from the first's
+  const asked = Math.floor(Date.now() / 1000);
+  await page.goto(url.href);
+  await signIn(page, person);
+  await expect(page.getByText('Are you sure you want to trust Outline?')).toBeVisible();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: 'again', idTokenExpected: true });
+  expect(tokens.claims()!.auth_time).toBeGreaterThanOrEqual(asked);
+});
+
 test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {
   const service = await createService({ name: 'Immich' });
   const visited: string[] = [];
