@@ -111,6 +111,14 @@ test('prompt=login asks a signed-in person for the password again, and the servi
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
   const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: 'again', idTokenExpected: true });
   expect(tokens.claims()!.auth_time).toBeGreaterThanOrEqual(asked);
+
+  // Signed out, the sign-in the request starts with is the fresh one: asked once, not twice.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await page.goto(client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', prompt: 'login', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'signed-out' }).href);
+  await signIn(page, person);
+  await expect(page.getByText('Are you sure you want to trust Outline?')).toBeVisible();
 });
 
 test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {

@@ -88,6 +88,8 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       if (c.prompt.includes('none')) return void back('login_required');
       // The picker or the sign-in form is where the person chooses: prompt=select_account is met.
       if (selectAccount) markStep('account-chosen', returnPath);
+      // A sign-in this request starts with is the fresh one prompt=login asks for: not a second.
+      if (c.prompt.includes('login')) markStep('fresh-login', returnPath);
       void navigate({ to: accounts.length > 0 && !c.prompt.includes('login') ? '/auth/authenticate' : '/auth/login', search: { from: returnPath } });
       return;
     }
