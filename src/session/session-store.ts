@@ -14,6 +14,8 @@ export type SessionState = {
   signInRequired: boolean;
   hasAuthenticated: boolean;
   hasLoadedAccounts: boolean;
+  /** The active account whose session the server ended (a refused refresh), until someone signs in. */
+  endedSession: { email: string } | null;
 };
 
 export type Session = ReturnType<typeof createSession>;
@@ -28,6 +30,7 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     signInRequired: false,
     hasAuthenticated: false,
     hasLoadedAccounts: false,
+    endedSession: null,
   });
 
   /** Applies the broker's account set and selection, following the spec's loading rules. */
@@ -38,6 +41,7 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     if (snapshot.selectedId !== null && !selected) await broker.api.select(null);
     state.activeAccount = selected;
     state.signInRequired = selected === null;
+    if (selected) state.endedSession = null; // someone is signed in again, here or in another tab
     if ((selected?.accountId ?? null) !== previous) {
       // Another account (or none) is active now: its profile has to be loaded afresh.
       state.profile = null;
@@ -116,6 +120,8 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
 
   /** Another tab (or the broker itself) changed the accounts: follow it. */
   async function onBrokerEvent(event: BrokerEvent): Promise<void> {
+    // Sign In then says why the account is gone, and for which address (a revoked or expired session).
+    if (event.type === 'signed-out' && event.accountId === state.activeAccount?.accountId) state.endedSession = { email: state.activeAccount.email };
     await apply(event.snapshot);
   }
 

@@ -63,7 +63,11 @@ test('a refused refresh (session revoked) removes the account and sends every ta
   expect(await profileCalls(first, 1)).toEqual([401]);
   for (const tab of [first, second]) {
     await expect(tab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    // Said why, for which account, with its address ready.
+    await expect(tab.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+    await expect(tab.getByLabel('Email')).toHaveValue(person.email);
   }
+  await screenshots(first, 'sign-in-session-ended');
   const accounts = await first.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve) => {
       const request = indexedDB.open('guard-local', 3);
@@ -77,6 +81,20 @@ test('a refused refresh (session revoked) removes the account and sends every ta
     return count;
   });
   expect(accounts).toBe(0);
+
+  await first.getByLabel('Password', { exact: true }).fill('Brand-new-pass1');
+  await first.getByRole('button', { name: 'Log In' }).click();
+  await expect(first.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  // Signed in again from one tab: no tab goes on saying the account was signed out.
+  await expect(second.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await first.getByRole('button', { name: 'Account menu' }).click();
+  await first.getByRole('menuitem', { name: 'Switch account' }).click(); // every tab follows to the picker
+  for (const tab of [first, second]) {
+    await tab.getByText('Add new account').click();
+    await expect(tab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    await expect(tab.getByText('You were signed out of')).toBeHidden();
+    await expect(tab.getByLabel('Email')).toHaveValue('');
+  }
 });
 
 test('offline, a reload shows the app with its saved account and an offline notice', async ({ page, context }) => {

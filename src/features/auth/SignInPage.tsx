@@ -16,10 +16,10 @@ export function SignInPage({ search }: { search: FromSearch }) {
   const session = useSession();
   const submitting = useAsyncAction('Signing in');
   const registrationOpen = useRegistrationOpen();
-  // An installed app has no back button: the way back from "Add new account" to the picker.
-  const hasSavedAccounts = useSnapshot(session.state).accounts.length > 0;
+  const { accounts, endedSession } = useSnapshot(session.state);
   const [form, fields] = useForm({
     id: 'sign-in',
+    defaultValue: { email: endedSession?.email ?? '' },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginRequestSchema }),
@@ -45,7 +45,7 @@ export function SignInPage({ search }: { search: FromSearch }) {
     <AuthCard title="Sign In" subtitle="Enter your credentials to access home services and tools.">
       <form {...getFormProps(form)}>
         <Stack gap="md">
-          <OutcomeAlert outcome={submitting.outcome} />
+          <OutcomeAlert outcome={submitting.outcome ?? (endedSession && { kind: 'info', message: `You were signed out of ${endedSession.email}. Sign in again to go on.` })} />
           <TextInput
             {...getInputProps(fields.email, { type: 'email' })}
             key={fields.email.key}
@@ -67,7 +67,8 @@ export function SignInPage({ search }: { search: FromSearch }) {
           </Button>
         </Stack>
       </form>
-      {hasSavedAccounts && (
+      {/* An installed app has no back button: the way back from "Add new account" to the picker. */}
+      {accounts.length > 0 && (
         <Text size="sm" ta="center">
           <AnchorLink to="/auth/authenticate" search={search} fw={600}>
             Choose a saved account
