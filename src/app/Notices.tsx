@@ -2,16 +2,20 @@ import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
 import { createContext, useContext, useLayoutEffect } from 'react';
 import { OfflineIcon } from '../ui/icons';
+import { useOfflineSupport } from './service-worker';
 
 /**
  * The app's standing notices: offline (the app works from its saved state), and no service worker
- * controlling this tab (the broker runs in the page itself). A full-width band at the top of the
+ * for this tab (the broker runs in the page itself). Nothing is said while a first install is
+ * still under way: the worker takes the tab over by itself. A full-width band at the top of the
  * page, or, inside the signed-in shell (whose fixed header would cover that band), a block at the
  * top of its main area.
  */
 export function AppNotices({ pageBroker, inShell = false }: { pageBroker: boolean; inShell?: boolean }) {
   const { online } = useNetwork();
-  if (online && !pageBroker) return null;
+  const offlineSupport = useOfflineSupport();
+  const workerMissing = pageBroker && (offlineSupport === 'reload' || offlineSupport === 'unavailable');
+  if (online && !workerMissing) return null;
   const radius = inShell ? 'md' : 0;
   return (
     <Stack gap="xs" mb={inShell ? 'md' : 0}>
@@ -20,9 +24,13 @@ export function AppNotices({ pageBroker, inShell = false }: { pageBroker: boolea
           You are offline. Home Guard shows your saved accounts; signing in and changes wait for the connection.
         </Alert>
       )}
-      {pageBroker && (
+      {workerMissing && (
         <Alert role="status" color="gray" variant="light" radius={radius} py={6}>
-          <Text size="xs">Offline support is not active in this tab (reload to enable it). Your accounts still work here.</Text>
+          <Text size="xs">
+            {offlineSupport === 'reload'
+              ? 'Offline support is not active in this tab (reload to enable it). Your accounts still work here.'
+              : 'This browser does not allow offline support for Home Guard. Your accounts still work in this tab.'}
+          </Text>
         </Alert>
       )}
     </Stack>

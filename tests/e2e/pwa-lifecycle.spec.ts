@@ -5,16 +5,57 @@ import { expect, test } from '@playwright/test';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { expectInSight, signInToHome } from './support/ui';
+import { controlled, expectInSight, signIn, signInToHome } from './support/ui';
 
 test('without a service worker the broker runs in the page, says so, and calls still carry the token', async ({ browser }) => {
   const person = await verifiedPerson('nosw');
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   await signInToHome(page, person);
-  await expectInSight(page.getByText('Offline support is not active in this tab'));
+  // Reloading would not help here, so the notice does not suggest it.
+  await expectInSight(page.getByText('This browser does not allow offline support for Home Guard. Your accounts still work in this tab.'));
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await context.close();
+});
+
+test('a first visit whose service worker installs slowly says nothing, and the worker takes the tab over', async ({ browser }) => {
+  const person = await verifiedPerson('slowsw');
+  const context = await browser.newContext();
+  let workerRequests = 0;
+  await context.route('**/*', async (route) => {
+    // The worker's first precache fetch takes 5 s: longer than the page waits before brokering itself.
+    if (route.request().serviceWorker() && workerRequests++ === 0) await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const brokeredByPage: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/auth/profile') && request.headers().authorization) brokeredByPage.push(request.url());
+  });
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await controlled(page);
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  expect(brokeredByPage.length, 'the page brokered its own calls').toBeGreaterThan(0);
+  await expect(page.getByText(/offline support/i)).toHaveCount(0);
+  await context.close();
+});
+
+test('a tab loaded past an installed service worker says a reload brings offline support back', async ({ browser }) => {
+  const person = await verifiedPerson('bypass');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInToHome(page, person);
+  await controlled(page);
+  // What a hard reload (Shift+Reload) does: the page loads from the network, past the worker.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setBypassServiceWorker', { bypass: true });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expectInSight(page.getByText('Offline support is not active in this tab (reload to enable it). Your accounts still work here.'));
   await context.close();
 });
 
