@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { controlled, expectInSight, signIn, signInToHome } from './support/ui';
+import { controlled, expectInSight, screenshots, signIn, signInToHome } from './support/ui';
 
 test('without a service worker the broker runs in the page, says so, and calls still carry the token', async ({ browser }) => {
   const person = await verifiedPerson('nosw');
@@ -14,6 +14,7 @@ test('without a service worker the broker runs in the page, says so, and calls s
   await signInToHome(page, person);
   // Reloading would not help here, so the notice does not suggest it.
   await expectInSight(page.getByText('This browser does not allow offline support for Home Guard. Your accounts still work in this tab.'));
+  await screenshots(page, 'home-without-service-worker');
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await context.close();
