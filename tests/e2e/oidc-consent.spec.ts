@@ -154,6 +154,27 @@ test('Cancel goes back with access_denied; a disabled service shows the error pa
   await expect(page.getByText('This service is disabled')).toBeVisible();
 });
 
+test("a mobile app's own scheme: the tab says the sign-in went to the app, and the code it carries works", async ({ page }) => {
+  const APP_CALLBACK = 'app.immich:///oauth-callback';
+  const service = await createService({ name: 'Immich', redirect_uris: [APP_CALLBACK] });
+  const person = await verifiedPerson('mobile');
+  const config = await discover(service);
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+  await page.goto(url.href);
+  await signIn(page, person);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  // No app handles the scheme in this browser: the tab stays, and says where the sign-in went.
+  await expect(page.getByRole('heading', { name: 'Sent to Immich' })).toBeVisible();
+  await expect(page.getByText('Home Guard handed the sign-in to the Immich app. You can close this tab.')).toBeVisible();
+  await screenshots(page, 'consent-handed-to-app');
+  const handedOff = new URL((await page.getByRole('link', { name: 'Open Immich' }).getAttribute('href'))!);
+  expect(handedOff.href.startsWith(`${APP_CALLBACK}?`)).toBe(true);
+  const tokens = await client.authorizationCodeGrant(config, handedOff, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
+  expect(tokens.claims()).toMatchObject({ aud: service.clientId, email: person.email });
+});
+
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {
   const service = await createService({ name: `Immich ${Date.now().toString(36)}` });
   const person = await verifiedPerson('svc');

@@ -12,7 +12,11 @@ import { useAsyncAction } from '../../ui/use-async-action';
 import { checkAuthorization, requestCode, type CheckResult } from './authorization-api';
 import { AuthorizationErrorPage } from './AuthorizationErrorPage';
 import { ConsentCard } from './ConsentCard';
+import { HandedToAppCard } from './HandedToAppCard';
 import { hadStep, markStep } from './request-steps';
+
+// An app's own scheme opens the app, and this tab stays: after this long, say so.
+const HAND_OFF_WAIT_MS = 2_000;
 
 /**
  * /auth: the authorization endpoint. The request is checked before anyone signs in; a bad
@@ -24,16 +28,23 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   const navigate = useNavigate();
   const [request] = useState(params); // read once: later navigation does not change the request
   const [result, setResult] = useState<CheckResult | null>(null);
-  const [leaving, setLeaving] = useState(false);
+  const [leaving, setLeaving] = useState<string | null>(null);
+  const [handedOff, setHandedOff] = useState(false);
   const [unreachable, setUnreachable] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const allowing = useAsyncAction('Allowing the service');
   const returnPath = `/auth${stringifySearch(request)}`;
 
   const leave = (url: string) => {
-    setLeaving(true);
+    setLeaving(url);
     window.location.assign(url);
   };
+
+  useEffect(() => {
+    if (!leaving || /^https?:/i.test(leaving)) return;
+    const timer = setTimeout(() => setHandedOff(true), HAND_OFF_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [leaving]);
 
   useEffect(() => {
     let current = true;
@@ -107,6 +118,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={unreachable} onRetry={() => setAttempt((n) => n + 1)} />;
   }
   if (result && !result.ok && !result.error.redirect_to) return <AuthorizationErrorPage error={result.error} />;
+  if (leaving && handedOff) return <HandedToAppCard service={check?.service.name} url={leaving} />;
   if (!check || leaving || !activeAccount || !profile || check.prompt.includes('none')) {
     return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;
   }
