@@ -59,6 +59,9 @@ export const endSessionResponseSchema = z.object({
 });
 
 /** The redirect back to a service: its registered URI with the given parameters added. */
+/** An app's own scheme (RFC 8252) opens the app and leaves the browser tab where it is. */
+export const opensAnApp = (url: string): boolean => !/^https?:/i.test(url);
+
 export function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) url.searchParams.set(key, value);

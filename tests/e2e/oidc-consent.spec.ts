@@ -173,6 +173,11 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
   expect(handedOff.href.startsWith(`${APP_CALLBACK}?`)).toBe(true);
   const tokens = await client.authorizationCodeGrant(config, handedOff, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
   expect(tokens.claims()).toMatchObject({ aud: service.clientId, email: person.email });
+
+  // Signing out from the app and back to its scheme: the tab says it is done, not "Signing out..." for ever.
+  await page.goto(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: APP_CALLBACK, state: 'bye' }).href);
+  await expect(page.getByRole('heading', { name: 'You have signed out' })).toBeVisible();
+  expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
 });
 
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {

@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { redirectWith, type AuthorizationParams } from '../../../contract/oauth';
+import { opensAnApp, redirectWith, type AuthorizationParams } from '../../../contract/oauth';
 import { errorMessage } from '../../api/errors';
 import { isFullyVerified } from '../../app/guards';
 import { stringifySearch } from '../../app/search-params';
@@ -41,7 +41,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   };
 
   useEffect(() => {
-    if (!leaving || /^https?:/i.test(leaving)) return;
+    if (!leaving || !opensAnApp(leaving)) return;
     const timer = setTimeout(() => setHandedOff(true), HAND_OFF_WAIT_MS);
     return () => clearTimeout(timer);
   }, [leaving]);

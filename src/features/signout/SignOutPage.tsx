@@ -2,7 +2,7 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { endSessionResponseSchema } from '../../../contract/oauth';
+import { endSessionResponseSchema, opensAnApp } from '../../../contract/oauth';
 import { ApiError, errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { AccountLine } from '../../ui/AccountLine';
@@ -34,7 +34,8 @@ export function SignOutPage({ params }: { params: SignOutParams }) {
 
   const finish = (redirectTo: string | null) => {
     if (redirectTo) window.location.replace(redirectTo);
-    else setStage({ kind: 'signed-out' });
+    // An app's own scheme opens the app and this tab stays: it says what happened.
+    if (!redirectTo || opensAnApp(redirectTo)) setStage({ kind: 'signed-out' });
   };
 
   useEffect(() => {
