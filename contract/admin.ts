@@ -29,6 +29,9 @@ export const adminUserCreateSchema = z.object({
   is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional().default(false),
 });
 
+/** PUT /api/v1/admin/users/{id}/password: signs the user out of Home Guard everywhere. */
+export const adminUserPasswordSchema = z.object({ password: newPasswordField });
+
 /** PUT /api/v1/admin/users/{id} */
 export const adminUserUpdateSchema = z.object({
   full_name: requiredText('Full Name'),

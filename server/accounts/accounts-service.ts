@@ -101,11 +101,16 @@ export class AccountsService {
     return { ...status, verified: true };
   }
 
-  /** Sets a new password and ends every session of the account. */
+  /** Sets a new password and ends every session of the account (the command line's reset). */
   async resetPassword(email: string, password: string): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user) throw AppError.notFound('account');
-    await this.users.setPasswordHash(user.id, await hashPassword(password), this.clock());
-    await this.sessions.revokeAllForUser(user.id);
+    await this.setPassword(user.id, password);
+  }
+
+  /** Sets a new password and ends every session of the account but `keepSessionId`. */
+  async setPassword(userId: string, password: string, keepSessionId?: string): Promise<void> {
+    await this.users.setPasswordHash(userId, await hashPassword(password), this.clock());
+    await this.sessions.revokeAllForUser(userId, keepSessionId);
   }
 }

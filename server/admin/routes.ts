@@ -4,6 +4,7 @@ import {
   adminUserCreateSchema,
   adminUserDetailSchema,
   adminUserListSchema,
+  adminUserPasswordSchema,
   adminUserUpdateSchema,
   pagedSchema,
   pageQuerySchema,
@@ -35,6 +36,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.put('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserUpdateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
     usersAdmin.update(request.params.id, request.body),
   );
+  app.put('/api/v1/admin/users/:id/password', { ...admin, schema: { params: idParams, body: adminUserPasswordSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
+    return {};
+  });
   app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await usersAdmin.delete(request.params.id);
     return {};

@@ -4,6 +4,7 @@ import type { AccountsService } from '../accounts/accounts-service';
 import { isUniqueViolation, normaliseEmail, type UserRow } from '../accounts/users-repository';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
+import type { Authenticated } from '../sessions/user-sessions-service';
 import { contains, isoOrNull } from '../db/sql-search';
 
 const toAdminUser = (row: UserRow): AdminUser => ({
@@ -71,6 +72,15 @@ export class UsersAdmin {
       throw error;
     }
     return this.get(id);
+  }
+
+  /**
+   * Sets a user's password and signs them out of Home Guard everywhere; an administrator setting
+   * their own keeps the session they do it from.
+   */
+  async setPassword(id: string, password: string, by: Authenticated): Promise<void> {
+    await this.row(id);
+    await this.accounts.setPassword(id, password, id === by.userId ? by.sessionId : undefined);
   }
 
   /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */

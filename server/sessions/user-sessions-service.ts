@@ -105,7 +105,7 @@ export class UserSessionsService {
     return this.sessions.revoke(sessionId, this.clock());
   }
 
-  revokeAllForUser(userId: string): Promise<void> {
-    return this.sessions.revokeAllForUser(userId, this.clock());
+  revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
+    return this.sessions.revokeAllForUser(userId, this.clock(), exceptSessionId);
   }
 }

@@ -65,6 +65,45 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page.getByText('+1 555 0100')).toBeVisible();
 });
 
+test('an administrator sets a forgotten password: the person is signed out everywhere, then signs in with the new one', async ({ page, browser }) => {
+  const person = await verifiedPerson('forgot');
+  const { id } = await login(person);
+  const theirs = await browser.newContext();
+  const device = await theirs.newPage();
+  await signInToHome(device, person);
+
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);
+  await signIn(page, E2E_ADMIN);
+  await page.getByRole('button', { name: 'Set New Password' }).click();
+  const dialog = page.getByRole('dialog', { name: `Set a new password for ${person.name}` });
+  await dialog.getByRole('button', { name: 'Set Password' }).click();
+  await expect(dialog.getByText('Password is required', { exact: true })).toBeVisible();
+  await dialog.getByLabel('New Password').fill('short');
+  await dialog.getByLabel('Repeat Password').fill('short');
+  await expect(dialog.getByText('Password must be at least 8 characters long')).toBeVisible();
+  await dialog.getByLabel('New Password').fill('Fresh-start42');
+  await dialog.getByLabel('Repeat Password').fill('Fresh-start4');
+  await dialog.getByRole('button', { name: 'Set Password' }).click();
+  await expect(dialog.getByText('Password does not match')).toBeVisible();
+  await dialog.getByLabel('Repeat Password').fill('Fresh-start42');
+  await screenshots(page, 'admin-user-set-password');
+  await dialog.getByRole('button', { name: 'Set Password' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status')).toHaveText(`The new password is set. ${person.name} was signed out of every device.`);
+  await screenshots(page, 'admin-user-password-set');
+
+  await device.reload();
+  await expect(device.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(device.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await device.getByLabel('Password', { exact: true }).fill(person.password);
+  await device.getByRole('button', { name: 'Log In' }).click();
+  await expect(device.getByText('Invalid email or password')).toBeVisible();
+  await device.getByLabel('Password', { exact: true }).fill('Fresh-start42');
+  await device.getByRole('button', { name: 'Log In' }).click();
+  await expect(device.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await theirs.close();
+});
+
 test('going back to a user deleted meanwhile says so, not the user last on screen', async ({ page, context }) => {
   const [gone, kept] = [newPerson('gone'), newPerson('kept')];
   await register(gone);

@@ -58,6 +58,28 @@ describe('users (admin)', () => {
     expect((await api.get(`/api/v1/admin/users/${admin.id}`)).body.is_admin).toBe(true);
   });
 
+  it("sets a user's password and signs them out everywhere; an administrator's own keeps the session it is set from", async () => {
+    const api = as(admin.access);
+    const bob = await registerAndLogin(t.app, { full_name: 'Bob Builder' });
+    const refused = await api.put(`/api/v1/admin/users/${bob.id}/password`, { password: 'short' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('password: Password must be at least 8 characters long');
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: bob.access })).status, 'a refused password changes nothing').toBe(200);
+    expect((await api.put('/api/v1/admin/users/nobody/password', { password: 'Brand-new1' })).status).toBe(404);
+
+    expect((await api.put(`/api/v1/admin/users/${bob.id}/password`, { password: 'Brand-new1' })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: bob.access })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { token: bob.refresh })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: bob.email, password: bob.password } })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: bob.email, password: 'Brand-new1' } })).status).toBe(200);
+
+    const elsewhere = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } });
+    expect((await api.put(`/api/v1/admin/users/${admin.id}/password`, { password: 'Admin-new1' })).status).toBe(200);
+    expect((await api.get(`/api/v1/admin/users/${admin.id}`)).status, 'the session it was set from goes on').toBe(200);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: elsewhere.body.access })).status, 'every other session ends').toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: 'Admin-new1' } })).status).toBe(200);
+  });
+
   it('answers 401 without a token and 403 to a non-admin, changing nothing', async () => {
     const regular = await registerAndLogin(t.app);
     const urls: Array<['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', string]> = [
@@ -66,6 +88,7 @@ describe('users (admin)', () => {
       ['POST', '/api/v1/admin/users'],
       ['PUT', `/api/v1/admin/users/${admin.id}`],
       ['DELETE', `/api/v1/admin/users/${admin.id}`],
+      ['PUT', `/api/v1/admin/users/${admin.id}/password`],
       ['GET', '/api/v1/admin/user-sessions'],
       ['GET', '/api/v1/admin/service-sessions'],
       ['PATCH', '/api/v1/admin/user-sessions/revoke/x'],

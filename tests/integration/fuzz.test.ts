@@ -52,6 +52,8 @@ const targets: Target[] = [
   { method: 'PUT', url: () => `/api/v1/admin/api-services/${serviceId}`, fields: ['name', 'description', 'redirect_uris', 'scopes', 'grant_types', 'icon_url'], token: () => admin.access, valid: fc.record({ name: text, description: text, redirect_uris: fc.array(fc.webUrl(), { minLength: 1, maxLength: 3 }), scopes }) },
   { method: 'POST', url: () => '/api/v1/admin/users', fields: ['full_name', 'email', 'password', 'is_admin'], token: () => admin.access, valid: fc.record({ full_name: text, email: fc.emailAddress(), password, is_admin: fc.boolean() }) },
   { method: 'PUT', url: () => `/api/v1/admin/users/${user.id}`, fields: ['full_name', 'email', 'phone_number', 'is_admin'], token: () => admin.access, valid: fc.record({ full_name: text, email: fc.constant(null).map(() => user.email), phone_number: fc.constantFrom(null, '+44 20 7946 0000'), is_admin: fc.constant(false) }) },
+  // The administrator's own password: setting it keeps the session the fuzzer calls with.
+  { method: 'PUT', url: () => `/api/v1/admin/users/${admin.id}/password`, fields: ['password'], token: () => admin.access, valid: fc.record({ password }) },
   { method: 'POST', url: () => '/api/v1/oauth/code', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/oauth/end-session', fields: ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] },
   { method: 'GET', url: () => '/api/v1/oauth/authorize', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'prompt', 'max_age', 'code_challenge'] },

@@ -13,6 +13,7 @@ import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
+import { SetPasswordSection } from './SetPasswordSection';
 import { editUserFormSchema } from './user-forms';
 
 function EditUserForm({ user }: { user: AdminUserDetail }) {
@@ -91,6 +92,7 @@ export function EditUserPage({ userId }: { userId: string }) {
   return (
     <AdminPage title={`Edit ${user.full_name}`}>
       <EditUserForm user={user} />
+      <SetPasswordSection user={user} />
     </AdminPage>
   );
 }
