@@ -3,12 +3,13 @@ import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { InsecureConnectionScreen } from './app/InsecureConnectionScreen';
 import { cssVariablesResolver, theme } from './app/theme';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <App />
+      {window.isSecureContext ? <App /> : <InsecureConnectionScreen />}
     </MantineProvider>
   </StrictMode>,
 );

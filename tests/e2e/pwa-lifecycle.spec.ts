@@ -1,10 +1,10 @@
 import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
-import { verifiedPerson } from './support/api';
+import { E2E_URL, verifiedPerson } from './support/api';
 import { controlled, expectInSight, screenshots, signIn, signInToHome } from './support/ui';
 
 test('without a service worker the broker runs in the page, says so, and calls still carry the token', async ({ browser }) => {
@@ -58,6 +58,18 @@ test('a tab loaded past an installed service worker says a reload brings offline
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await expectInSight(page.getByText('Offline support is not active in this tab (reload to enable it). Your accounts still work here.'));
   await context.close();
+});
+
+test('over plain HTTP at a LAN name the app says it needs a secure connection, instead of failing on Web Crypto', async ({ launchOptions }) => {
+  // hg.lan is this server under another name: not localhost, so not a secure context.
+  const browser = await chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP hg.lan 127.0.0.1'] });
+  const page = await browser.newPage();
+  await page.goto(`http://hg.lan:${new URL(E2E_URL).port}/auth/login`);
+  await expect(page.getByRole('heading', { name: 'Home Guard needs a secure connection' })).toBeVisible();
+  await expect(page.getByText(`This page was opened over plain HTTP, at hg.lan:${new URL(E2E_URL).port}.`)).toBeVisible();
+  await expect(page.getByText('Home Guard cannot start')).toHaveCount(0);
+  await screenshots(page, 'insecure-connection');
+  await browser.close();
 });
 
 test.describe('a new deployed version', () => {
