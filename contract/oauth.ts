@@ -59,6 +59,16 @@ export const endSessionResponseSchema = z.object({
 });
 
 /** The redirect back to a service: its registered URI with the given parameters added. */
+/** GET /.well-known/openid-configuration: the addresses a service is configured with (OIDC Discovery §3). */
+export const discoveryLinksSchema = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  userinfo_endpoint: z.string(),
+  end_session_endpoint: z.string(),
+});
+export type DiscoveryLinks = z.infer<typeof discoveryLinksSchema>;
+
 /** An app's own scheme (RFC 8252) opens the app and leaves the browser tab where it is. */
 export const opensAnApp = (url: string): boolean => !/^https?:/i.test(url);
 

@@ -29,3 +29,5 @@ export const SwitchIcon = icon(['M7 7h13l-3-3', 'M17 17H4l3 3']);
 export const OfflineIcon = icon(['M2 8.5a15 15 0 0120 0', 'M5.5 12a10 10 0 0113 0', 'M9 15.5a5 5 0 016 0', 'M12 19h.01', 'M3 3l18 18']);
 export const LockIcon = icon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 118 0v4']);
 export const ExternalIcon = icon(['M14 4h6v6', 'M20 4l-9 9', 'M18 14v6H4V6h6']);
+export const CopyIcon = icon(['M9 9h11v11H9z', 'M15 9V4H4v11h5']);
+export const CheckIcon = icon(['M5 12.5l4.5 4.5L19 7.5']);

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
+import { E2E_URL } from './support/api';
 import { screenshots, signIn } from './support/ui';
 
-test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page }) => {
+test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   await page.goto('/auth/login?from=%2Fadmin%2Fapi-services');
   await signIn(page, E2E_ADMIN);
   await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
@@ -25,9 +28,12 @@ test('an administrator creates a service, downloads its credentials, disables, e
 
   const modal = page.getByRole('dialog', { name: 'New Credentials' });
   await expect(modal).toBeVisible();
-  const clientId = await modal.getByLabel('Client ID').inputValue();
-  const secret = await modal.getByLabel('Client Secret').inputValue();
+  const clientId = await modal.getByLabel('Client ID', { exact: true }).inputValue();
+  const secret = await modal.getByLabel('Client Secret', { exact: true }).inputValue();
   expect(secret.length).toBeGreaterThanOrEqual(43);
+  await modal.getByRole('button', { name: 'Copy Client Secret' }).click();
+  await expect.poll(clipboard).toBe(secret);
+  await screenshots(page, 'admin-service-credentials');
   const downloading = page.waitForEvent('download');
   await modal.getByRole('button', { name: 'Download' }).click();
   const download = await downloading;
@@ -42,7 +48,15 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await row.getByRole('link', { name }).click();
   await expect(page.getByText('••••••••••••••••')).toBeVisible();
   await expect(page.getByText(secret)).toHaveCount(0);
+  // What to type into the service: PUBLIC_URL's addresses, each with a copy button.
+  await expect(page.getByRole('heading', { name: `Connecting ${name}` })).toBeVisible();
+  await expect(page.getByText(`${E2E_URL}/.well-known/openid-configuration`, { exact: true })).toBeVisible();
+  await expect(page.getByText(`${E2E_URL}/api/v1/oauth/token`, { exact: true })).toBeVisible();
   await screenshots(page, 'admin-service-view');
+  await page.getByRole('button', { name: 'Copy Discovery URL' }).click();
+  await expect.poll(clipboard).toBe(`${E2E_URL}/.well-known/openid-configuration`);
+  await page.getByRole('button', { name: 'Copy Client ID' }).click();
+  await expect.poll(clipboard).toBe(clientId);
 
   const consent = `/auth?${new URLSearchParams({ client_id: clientId, redirect_uri: 'https://paperless.home.lan/other', response_type: 'code', scope: 'openid' })}`;
   await page.getByRole('button', { name: 'Disable' }).click();

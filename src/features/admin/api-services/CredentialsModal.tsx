@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { CopyButton } from '../../../ui/CopyButton';
 
 export type Credentials = { client_id: string; client_secret: string };
 
@@ -21,8 +22,8 @@ export function CredentialsModal({ credentials, onClose }: { credentials: Creden
           <Text size="sm" c="dimmed">
             Copy the client secret now: it is shown only this once.
           </Text>
-          <TextInput label="Client ID" value={credentials.client_id} readOnly />
-          <TextInput label="Client Secret" value={credentials.client_secret} readOnly />
+          <TextInput label="Client ID" value={credentials.client_id} readOnly rightSection={<CopyButton value={credentials.client_id} label="Copy Client ID" />} />
+          <TextInput label="Client Secret" value={credentials.client_secret} readOnly rightSection={<CopyButton value={credentials.client_secret} label="Copy Client Secret" />} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Close

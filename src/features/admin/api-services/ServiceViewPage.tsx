@@ -1,27 +1,19 @@
 import { Badge, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { z } from 'zod';
 import { apiServiceSchema, credentialsSchema } from '../../../../contract/services';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { ButtonLink } from '../../../ui/links';
 import { useAsyncAction } from '../../../ui/use-async-action';
+import { CopyButton } from '../../../ui/CopyButton';
 import { AdminPage } from '../shared/AdminPage';
+import { Detail } from '../shared/Detail';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { longDate } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
+import { ConnectionDetails } from './ConnectionDetails';
 import { CredentialsModal, type Credentials } from './CredentialsModal';
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <div>{children}</div>
-    </div>
-  );
-}
 
 const list = (items: string[]) => (items.length ? items.map((item) => <Text key={item} size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>{item}</Text>) : <Text size="sm">-</Text>);
 
@@ -78,7 +70,10 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
           <Detail label="Created At">{longDate(service.created_at)}</Detail>
           <Detail label="Updated At">{longDate(service.updated_at)}</Detail>
           <Detail label="Client ID">
-            <Code>{service.client_id}</Code>
+            <Group gap={4} wrap="nowrap">
+              <Code>{service.client_id}</Code>
+              <CopyButton value={service.client_id} label="Copy Client ID" />
+            </Group>
           </Detail>
           <Detail label="Client Secret">
             <Group gap="sm">
@@ -90,6 +85,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
           </Detail>
         </SimpleGrid>
       </Paper>
+      <ConnectionDetails service={service.name} />
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Regenerate credentials?" centered>
         <Stack>
           <Text size="sm">The current client secret stops working at once; {service.name} must be given the new one.</Text>

@@ -3,6 +3,7 @@ import { adminUserDetailSchema } from '../../../../contract/admin';
 import { AccountAvatar } from '../../../ui/AccountAvatar';
 import { ButtonLink } from '../../../ui/links';
 import { AdminPage } from '../shared/AdminPage';
+import { Detail } from '../shared/Detail';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { longDate, yesNo } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
@@ -41,12 +42,9 @@ export function UserViewPage({ userId }: { userId: string }) {
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {rows.map(([label, value]) => (
-              <div key={label}>
-                <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-                  {label}
-                </Text>
+              <Detail key={label} label={label}>
                 <Text>{value}</Text>
-              </div>
+              </Detail>
             ))}
           </SimpleGrid>
         </Stack>

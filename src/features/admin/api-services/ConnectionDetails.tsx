@@ -1,0 +1,48 @@
+import { Code, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { discoveryLinksSchema, type DiscoveryLinks } from '../../../../contract/oauth';
+import { CopyButton } from '../../../ui/CopyButton';
+import { Detail } from '../shared/Detail';
+
+/**
+ * What to enter in the service's OpenID Connect settings, read from Home Guard's own discovery
+ * document (so it is PUBLIC_URL, whatever address this page was opened at). Most services need
+ * only the discovery URL; some, like Grafana's generic OAuth, ask for each address.
+ */
+export function ConnectionDetails({ service }: { service: string }) {
+  const [links, setLinks] = useState<DiscoveryLinks | null>(null);
+  useEffect(() => {
+    fetch('/.well-known/openid-configuration')
+      .then(async (response) => discoveryLinksSchema.parse(await response.json()))
+      .then(setLinks, (error: unknown) => console.error('Loading the discovery document failed', error));
+  }, []);
+  if (!links) return null;
+  const addresses: Array<[string, string]> = [
+    ['Discovery URL', `${links.issuer}/.well-known/openid-configuration`],
+    ['Issuer', links.issuer],
+    ['Authorization URL', links.authorization_endpoint],
+    ['Token URL', links.token_endpoint],
+    ['Userinfo URL', links.userinfo_endpoint],
+    ['Sign-out URL', links.end_session_endpoint],
+  ];
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Title order={2} fz="lg">
+        Connecting {service}
+      </Title>
+      <Text size="sm" c="dimmed" mt={4} mb="md">
+        Enter these in {service}'s OpenID Connect settings, with its client ID and secret. Most services need only the discovery URL.
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        {addresses.map(([label, value]) => (
+          <Detail key={label} label={label}>
+            <Group gap={4} wrap="nowrap" align="center">
+              <Code style={{ wordBreak: 'break-all' }}>{value}</Code>
+              <CopyButton value={value} label={`Copy ${label}`} />
+            </Group>
+          </Detail>
+        ))}
+      </SimpleGrid>
+    </Paper>
+  );
+}
