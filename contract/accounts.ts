@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, loginPasswordField, newPasswordField, phoneField, requiredText } from './fields';
+import { currentPasswordField, emailField, loginPasswordField, newPasswordField, phoneField, requiredText, withRepeatedPassword } from './fields';
 
 /** POST /api/v1/register */
 export const registerRequestSchema = z.object({
@@ -11,22 +11,21 @@ export const registerRequestSchema = z.object({
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
 /** The registration form: the request plus the repeated password. */
-export const registerFormSchema = registerRequestSchema
-  .extend({ repeat_password: z.string({ error: 'Repeat password is required' }).min(1, 'Repeat password is required') })
-  .refine((form) => form.password === form.repeat_password, {
-    message: 'Password does not match',
-    path: ['repeat_password'],
-    // Compare as soon as both are typed, even while other fields still have errors.
-    when: ({ value }) => {
-      const form = value as { password?: unknown; repeat_password?: unknown };
-      return typeof form.password === 'string' && typeof form.repeat_password === 'string' && form.repeat_password !== '';
-    },
-  });
+export const registerFormSchema = withRepeatedPassword(registerRequestSchema, 'Repeat password');
 
 export const registerResponseSchema = z.object({ id: z.string() });
 
 /** GET /api/v1/register: whether anyone may register now, so the web app can say so before the form is filled. */
 export const registrationStatusSchema = z.object({ open: z.boolean() });
+
+/** POST /api/v1/auth/password: the signed-in person changes their password; their other sessions end. */
+export const changePasswordRequestSchema = z.object({
+  current_password: currentPasswordField,
+  password: newPasswordField,
+});
+
+/** The form: the request plus the repeated new password. */
+export const changePasswordFormSchema = withRepeatedPassword(changePasswordRequestSchema, 'Repeat Password');
 
 /** POST /api/v1/auth/login */
 export const loginRequestSchema = z.object({

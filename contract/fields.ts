@@ -34,6 +34,12 @@ export const loginPasswordField = z
   .min(1, 'Password is required')
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`);
 
+/** The password a signed-in person types to prove it is them: presence only, like signing in. */
+export const currentPasswordField = z
+  .string({ error: 'Current password is required' })
+  .min(1, 'Current password is required')
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`);
+
 /** The rules for choosing a new password. */
 export const newPasswordField = z
   .string({ error: 'Password is required' })
@@ -52,3 +58,20 @@ export const phoneField = z
   .regex(/^[+0-9 ()./-]*$/, 'Invalid phone number')
   .optional()
   .transform((value) => (value ? value : undefined));
+
+/**
+ * A form's schema plus `repeat_password`, which must equal `password`: compared as soon as both
+ * are typed, even while other fields still have errors. `label` names the field in its message.
+ */
+export function withRepeatedPassword<Shape extends z.ZodRawShape & { password: z.ZodType<string> }>(schema: z.ZodObject<Shape>, label: string) {
+  type Passwords = { password?: unknown; repeat_password?: unknown };
+  const repeat = z.string({ error: `${label} is required` }).min(1, `${label} is required`);
+  return schema.extend({ repeat_password: repeat }).refine((form) => (form as Passwords).password === (form as Passwords).repeat_password, {
+    message: 'Password does not match',
+    path: ['repeat_password'],
+    when: ({ value }) => {
+      const form = value as Passwords;
+      return typeof form.password === 'string' && typeof form.repeat_password === 'string' && form.repeat_password !== '';
+    },
+  });
+}

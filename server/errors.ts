@@ -32,6 +32,9 @@ export class AppError extends Error {
   static nulCharacter() {
     return new AppError(400, 'The request contains a NUL character, which no field accepts');
   }
+  static currentPasswordWrong() {
+    return new AppError(400, 'The current password is wrong', 'current_password');
+  }
   static invalidCredentials() {
     return new AppError(401, 'Invalid email or password');
   }

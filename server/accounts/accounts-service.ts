@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse, Profile } from '../../contract/accounts';
 import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
-import type { ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
+import type { Authenticated, ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import { hashPassword, verifyPassword } from './passwords';
 import { isUniqueViolation, normaliseEmail, toProfile, type UsersRepository } from './users-repository';
@@ -13,6 +13,9 @@ export const LOGIN_THROTTLE = {
   account: { limit: 5, windowSeconds: 60 },
   address: { limit: 30, windowSeconds: 60 },
 } satisfies Record<string, ThrottleRule>;
+
+/** Wrong passwords for one account, whether at sign-in or when changing it, count together. */
+const accountThrottle = (email: string): [string, ThrottleRule] => [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account];
 
 export type Registration = { full_name: string; email: string; phone_number?: string | undefined; password: string };
 
@@ -59,7 +62,7 @@ export class AccountsService {
   /** Signs in with email and password, opening a new user session. */
   async login(email: string, password: string, client: ClientInfo): Promise<LoginResponse> {
     const throttleKeys: Array<[string, ThrottleRule]> = [
-      [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account],
+      accountThrottle(email),
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
     ];
     const recordedFailures = await this.throttle.check(throttleKeys);
@@ -106,6 +109,21 @@ export class AccountsService {
     const user = await this.users.findByEmail(email);
     if (!user) throw AppError.notFound('account');
     await this.setPassword(user.id, password);
+  }
+
+  /**
+   * The signed-in person changes their password, proving it is them with the current one (ASVS
+   * 2.1.5, 2.1.6). Wrong guesses are throttled as sign-ins are; their other sessions end.
+   */
+  async changePassword(auth: Authenticated, currentPassword: string, password: string): Promise<void> {
+    const throttle = accountThrottle(auth.user.email);
+    await this.throttle.check([throttle]);
+    const user = await this.users.findById(auth.userId);
+    if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
+      await this.throttle.recordFailure([throttle]);
+      throw AppError.currentPasswordWrong();
+    }
+    await this.setPassword(user.id, password, auth.sessionId);
   }
 
   /** Sets a new password and ends every session of the account but `keepSessionId`. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  changePasswordRequestSchema,
   emptyBodySchema,
   loginRequestSchema,
   loginResponseSchema,
@@ -43,6 +44,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   // Sign-out ends the session on the server too; the refresh token names it (like /refresh).
   app.post('/api/v1/auth/logout', { schema: { body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.sessions.endByRefreshToken(requireBearer(request));
+    return {};
+  });
+
+  app.post('/api/v1/auth/password', { onRequest: services.authenticate, schema: { body: changePasswordRequestSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await services.accounts.changePassword(request.auth!, request.body.current_password, request.body.password);
     return {};
   });
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
-import { expectInSight, signIn, signInToHome } from './support/ui';
+import { expectInSight, screenshots, signIn, signInToHome } from './support/ui';
 
 test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
   const ada = await verifiedPerson('ada');
@@ -99,4 +99,38 @@ test('on a narrow screen the tab strip keeps the current page\'s tab in sight', 
   const strip = page.getByRole('tablist');
   await expect(strip.getByRole('tab', { selected: true })).toHaveText('User Sessions');
   await expectInSight(strip.getByRole('tab', { name: 'User Sessions' }));
+});
+
+test('a person changes their password from Personal Info: this device stays signed in, another is signed out', async ({ page, browser }) => {
+  const person = await verifiedPerson('change');
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  await signInToHome(other, person);
+  await signInToHome(page, person);
+
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change your password' });
+  await dialog.getByRole('button', { name: 'Change Password' }).click();
+  await expect(dialog.getByText('Current password is required')).toBeVisible();
+  await dialog.getByLabel('Current Password').fill('Not-my-password1');
+  await dialog.getByLabel('New Password').fill('Second-life77');
+  await dialog.getByLabel('Repeat Password').fill('Second-life77');
+  await dialog.getByRole('button', { name: 'Change Password' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The current password is wrong');
+  await dialog.getByLabel('Current Password').fill(person.password);
+  await screenshots(page, 'change-password');
+  await dialog.getByRole('button', { name: 'Change Password' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status')).toHaveText('Your password is changed. Your other devices were signed out.');
+  await screenshots(page, 'personal-info-password-changed');
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await other.reload();
+  await expect(other.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await other.getByLabel('Password', { exact: true }).fill('Second-life77');
+  await other.getByRole('button', { name: 'Log In' }).click();
+  await expect(other.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await otherContext.close();
 });

@@ -136,3 +136,47 @@ describe('sign-in', () => {
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 });
+
+describe("changing one's password", () => {
+  const change = (token: string, body: unknown) => call(t.app, 'POST', '/api/v1/auth/password', { token, body });
+  const login = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
+
+  it('needs the current password, keeps this session and ends the others', async () => {
+    const user = await registerAndLogin(t.app);
+    const elsewhere = await login(user.email, user.password);
+    const hashBefore = (await t.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow()).password_hash;
+
+    const refusals: Array<[unknown, string]> = [
+      [{ password: 'Brand-new1' }, 'current_password: Current password is required'],
+      [{ current_password: user.password, password: 'short' }, 'password: Password must be at least 8 characters long'],
+      [{ current_password: 'Not-it-at-all1', password: 'Brand-new1' }, 'The current password is wrong'],
+    ];
+    for (const [body, message] of refusals) {
+      const refused = await change(user.access, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe(message);
+    }
+    expect((await change('not-a-token', { current_password: user.password, password: 'Brand-new1' })).status).toBe(401);
+    const unchanged = await t.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(unchanged.password_hash, 'a refusal changes nothing').toBe(hashBefore);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: elsewhere.body.access })).status).toBe(200);
+
+    expect((await change(user.access, { current_password: user.password, password: 'Brand-new1' })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).status, 'this session goes on').toBe(200);
+    expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: elsewhere.body.access })).status, 'the others end').toBe(401);
+    expect((await login(user.email, user.password)).status).toBe(401);
+    expect((await login(user.email, 'Brand-new1')).status).toBe(200);
+  });
+
+  it('throttles wrong current passwords together with failed sign-ins of the account', async () => {
+    const user = await registerAndLogin(t.app);
+    for (let i = 0; i < 3; i++) expect((await login(user.email, `Wrong-${i}`)).status).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await change(user.access, { current_password: `Wrong-again-${i}`, password: 'Brand-new1' })).status).toBe(400);
+    const throttled = await change(user.access, { current_password: user.password, password: 'Brand-new1' });
+    expect(throttled.status).toBe(429);
+    expect((await login(user.email, user.password)).status).toBe(429);
+    t.advance(61_000);
+    expect((await change(user.access, { current_password: user.password, password: 'Brand-new1' })).status).toBe(200);
+  });
+});

@@ -46,6 +46,7 @@ const targets: Target[] = [
   { method: 'POST', url: () => '/api/v1/register', fields: ['full_name', 'email', 'phone_number', 'password', 'is_admin', 'verified'], valid: fc.record({ full_name: text, email: fc.emailAddress(), password, phone_number: fc.option(fc.constantFrom('+1 555 0100', '0123 456'), { nil: undefined }) }, { requiredKeys: ['full_name', 'email', 'password'] }) },
   { method: 'POST', url: () => '/api/v1/auth/login', fields: ['email', 'password'], valid: fc.record({ email: fc.emailAddress(), password: fc.string({ minLength: 1, maxLength: 40 }) }) },
   { method: 'POST', url: () => '/api/v1/auth/refresh', fields: [], token: () => user.refresh },
+  { method: 'POST', url: () => '/api/v1/auth/password', fields: ['current_password', 'password'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/email/otp', fields: ['otp'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/verify', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/admin/api-services', fields: ['name', 'description', 'redirect_uris', 'scopes', 'grant_types', 'is_active', 'icon_url'], token: () => admin.access, valid: fc.record({ name: text, description: text, redirect_uris: fc.array(fc.webUrl(), { minLength: 1, maxLength: 3 }), scopes, grant_types: fc.subarray(['authorization_code', 'refresh_token']) }) },

@@ -2,8 +2,9 @@ import { Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { useSession } from '../../app/session-context';
 import { AccountAvatar } from '../../ui/AccountAvatar';
+import { ChangePasswordSection } from './ChangePasswordSection';
 
-/** The profile picture and full name, read-only (spec §2). */
+/** The profile picture and full name, read-only (spec §2), and changing one's password (ASVS 2.1.5). */
 export function PersonalInfoPage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
@@ -22,6 +23,7 @@ export function PersonalInfoPage() {
           <TextInput label="Full name" value={name} readOnly style={{ flex: 1 }} />
         </Group>
       </Paper>
+      <ChangePasswordSection />
     </Stack>
   );
 }
