@@ -65,6 +65,11 @@ test('sign-in validation messages and server errors', async ({ page }) => {
   await expect(page.getByText('Password is required')).toBeHidden();
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+  // A forgotten password: who can help, without submitting the form.
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  await expect(page.getByText('Ask an administrator of this Home Guard to set a new password for you.', { exact: false })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+  await screenshots(page, 'sign-in-forgot-password');
 });
 
 test('registration validation messages and server errors', async ({ page }) => {
