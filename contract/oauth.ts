@@ -58,7 +58,6 @@ export const endSessionResponseSchema = z.object({
   subject: z.string().nullable(),
 });
 
-/** The redirect back to a service: its registered URI with the given parameters added. */
 /** GET /.well-known/openid-configuration: the addresses a service is configured with (OIDC Discovery §3). */
 export const discoveryLinksSchema = z.object({
   issuer: z.string(),
@@ -72,6 +71,7 @@ export type DiscoveryLinks = z.infer<typeof discoveryLinksSchema>;
 /** An app's own scheme (RFC 8252) opens the app and leaves the browser tab where it is. */
 export const opensAnApp = (url: string): boolean => !/^https?:/i.test(url);
 
+/** The redirect back to a service: its registered URI with the given parameters added. */
 export function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) url.searchParams.set(key, value);
