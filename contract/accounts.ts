@@ -27,6 +27,18 @@ export const changePasswordRequestSchema = z.object({
 /** The form: the request plus the repeated new password. */
 export const changePasswordFormSchema = withRepeatedPassword(changePasswordRequestSchema, 'Repeat Password');
 
+/** POST /api/v1/auth/password-reset: mails a link to set a new password, if the address has an account. */
+export const passwordResetRequestSchema = z.object({ email: emailField });
+
+/** POST /api/v1/auth/password-reset/confirm: the link's token and the new password. */
+export const passwordResetConfirmSchema = z.object({
+  token: z.string({ error: 'This link is incomplete. Open the whole link from the mail.' }).min(1, 'This link is incomplete. Open the whole link from the mail.').max(100, 'This link is not valid'),
+  password: newPasswordField,
+});
+
+/** The form on the link's page: a new password, typed twice. */
+export const passwordResetFormSchema = withRepeatedPassword(z.object({ password: newPasswordField }), 'Repeat Password');
+
 /** POST /api/v1/auth/login */
 export const loginRequestSchema = z.object({
   email: emailField,

@@ -35,6 +35,9 @@ export class AppError extends Error {
   static currentPasswordWrong() {
     return new AppError(400, 'The current password is wrong', 'current_password');
   }
+  static resetLinkInvalid() {
+    return new AppError(400, 'This link has expired or was already used. Ask for a new one.');
+  }
   static invalidCredentials() {
     return new AppError(401, 'Invalid email or password');
   }

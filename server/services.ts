@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AccountsService } from './accounts/accounts-service';
+import { PasswordResets } from './accounts/password-resets';
 import { UsersRepository } from './accounts/users-repository';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -65,6 +66,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const accounts = new AccountsService(users, sessions, throttle, { registration: config.registration, log }, clock);
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
+  const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);
@@ -96,5 +98,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
 }

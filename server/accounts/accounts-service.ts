@@ -15,7 +15,7 @@ export const LOGIN_THROTTLE = {
 } satisfies Record<string, ThrottleRule>;
 
 /** Wrong passwords for one account, whether at sign-in or when changing it, count together. */
-const accountThrottle = (email: string): [string, ThrottleRule] => [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account];
+export const accountThrottle = (email: string): [string, ThrottleRule] => [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account];
 
 export type Registration = { full_name: string; email: string; phone_number?: string | undefined; password: string };
 

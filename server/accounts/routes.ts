@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   changePasswordRequestSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
   emptyBodySchema,
   loginRequestSchema,
   loginResponseSchema,
@@ -49,6 +51,16 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
 
   app.post('/api/v1/auth/password', { onRequest: services.authenticate, schema: { body: changePasswordRequestSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.accounts.changePassword(request.auth!, request.body.current_password, request.body.password);
+    return {};
+  });
+
+  app.post('/api/v1/auth/password-reset', { schema: { body: passwordResetRequestSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await services.passwordResets.request(request.body.email, request.ip);
+    return {};
+  });
+
+  app.post('/api/v1/auth/password-reset/confirm', { schema: { body: passwordResetConfirmSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await services.passwordResets.confirm(request.body.token, request.body.password);
     return {};
   });
 

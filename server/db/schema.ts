@@ -75,6 +75,14 @@ export interface EmailOtpsTable {
   attempts: number;
 }
 
+/** A mailed link to set a new password: the token is only in the mail, its SHA-256 here. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface AvatarsTable {
   /** Random and unguessable: the picture's URL is public so services can show it. */
   id: string;
@@ -166,6 +174,7 @@ export interface DB {
   signing_keys: SigningKeysTable;
   throttle: ThrottleTable;
   email_otps: EmailOtpsTable;
+  password_resets: PasswordResetsTable;
   avatars: AvatarsTable;
   api_services: ApiServicesTable;
   service_sessions: ServiceSessionsTable;

@@ -4,6 +4,8 @@ import type { Transporter } from 'nodemailer';
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export interface Mailer {
   /** Sends the mail or throws; `outboxFile` is set when it was written to the outbox instead. */
   send(mail: Mail): Promise<{ outboxFile?: string }>;

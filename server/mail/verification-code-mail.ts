@@ -1,6 +1,4 @@
-import type { Mail } from './mailer';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml, type Mail } from './mailer';
 
 /** The mail that carries an email verification code. */
 export function verificationCodeMail(to: string, name: string, code: string, lifetimeMinutes: number): Mail {

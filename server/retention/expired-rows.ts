@@ -19,7 +19,7 @@ export type RetentionPolicy = {
   rotatedRefreshTokensKeptMs: number;
 };
 
-export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle', number>;
+export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets', number>;
 
 /**
  * Deletes what can no longer be used: every refresh rotation, grant and authorization adds rows,
@@ -58,6 +58,9 @@ export class ExpiredRows {
       ),
       throttle: await inChunks(() =>
         db.deleteFrom('throttle').where('key', 'in', db.selectFrom('throttle').select('key').where('window_start', '<=', now - THROTTLE_ROWS_KEPT_MS).limit(CHUNK)),
+      ),
+      password_resets: await inChunks(() =>
+        db.deleteFrom('password_resets').where('token_hash', 'in', db.selectFrom('password_resets').select('token_hash').where('expires_at', '<=', now).limit(CHUNK)),
       ),
     };
   }

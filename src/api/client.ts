@@ -19,3 +19,6 @@ export async function callApi<T>(broker: Fetcher, method: string, path: string, 
   if (response.status !== 200 && response.status !== 201) throw new ApiError(response.status, await response.text().catch(() => ''));
   return schema.parse(await response.json());
 }
+
+/** For calls that carry no account (a password reset asked for from the sign-in screens). */
+export const withoutAccount: Fetcher = { fetch: (input, init) => fetch(input, init) };

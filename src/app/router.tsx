@@ -1,5 +1,7 @@
 import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { RegisterPage } from '../features/auth/RegisterPage';
+import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { SelectAccountPage } from '../features/auth/SelectAccountPage';
 import { SignInPage } from '../features/auth/SignInPage';
 import { NotAllowedPage, NotFoundPage } from '../features/errors/ErrorPages';
@@ -30,7 +32,7 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
   notFoundComponent: NotFoundPage,
 });
 
-// Auth pages: /auth/login, /auth/register, /auth/authenticate (not /auth itself).
+// Auth pages: /auth/login, /auth/register, /auth/forgot-password, /auth/authenticate (not /auth itself).
 const authPages = createRoute({
   getParentRoute: () => rootRoute,
   id: 'auth-pages',
@@ -39,6 +41,7 @@ const authPages = createRoute({
 });
 const loginRoute = createRoute({ getParentRoute: () => authPages, path: '/auth/login', component: () => <SignInPage search={loginRoute.useSearch()} /> });
 const registerRoute = createRoute({ getParentRoute: () => authPages, path: '/auth/register', component: () => <RegisterPage search={registerRoute.useSearch()} /> });
+const forgotPasswordRoute = createRoute({ getParentRoute: () => authPages, path: '/auth/forgot-password', component: () => <ForgotPasswordPage search={forgotPasswordRoute.useSearch()} /> });
 const selectAccountRoute = createRoute({
   getParentRoute: () => authPages,
   path: '/auth/authenticate',
@@ -55,6 +58,8 @@ const consentRoute = createRoute({
   validateSearch: (search: Record<string, unknown>) => authorizationParamsSchema.safeParse(search).data ?? {},
   component: () => <ConsentPage params={consentRoute.useSearch()} />,
 });
+// The mailed link: it works whoever is signed in on this device.
+const resetPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/auth/reset-password', component: ResetPasswordPage });
 const signOutRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/signout',
@@ -137,8 +142,9 @@ const serviceSessions = createRoute({ getParentRoute: () => adminRoute, path: '/
 const adminScreens = [servicesList, serviceCreate, serviceView, serviceEdit, usersList, userCreate, userView, userEdit, userSessions, serviceSessions];
 
 const routeTree = rootRoute.addChildren([
-  authPages.addChildren([loginRoute, registerRoute, selectAccountRoute]),
+  authPages.addChildren([loginRoute, registerRoute, forgotPasswordRoute, selectAccountRoute]),
   consentRoute,
+  resetPasswordRoute,
   signOutRoute,
   signedIn.addChildren([verifyRoute.addChildren([verifyWelcomeRoute, verifyEmailRoute, verifyOtpRoute, verifyAvatarRoute, verifyReviewRoute]), verified.addChildren([homeRoute, personalInfoRoute, notAllowedRoute, adminRoute.addChildren([adminIndexRoute, ...adminScreens])])]),
 ]);

@@ -6,7 +6,7 @@ import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSettin
 import { needsRefresh } from './jwt-expiry';
 
 // First-party calls that carry their own credentials (or none) and are never given a bearer.
-const UNAUTHENTICATED_PATHS = new Set(['/api/v1/auth/login', '/api/v1/register', '/api/v1/auth/refresh', '/api/v1/auth/logout']);
+const UNAUTHENTICATED_PATHS = new Set(['/api/v1/auth/login', '/api/v1/register', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/auth/password-reset', '/api/v1/auth/password-reset/confirm']);
 
 export function isBrokeredRequest(url: URL, origin: string): boolean {
   return url.origin === origin && url.pathname.startsWith('/api/') && !UNAUTHENTICATED_PATHS.has(url.pathname);

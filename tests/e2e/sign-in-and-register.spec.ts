@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '../support/server-process';
-import { newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
+import { E2E_URL, newPerson, register, resetLinkFor, verifiedPerson, verifyThroughApi } from './support/api';
 import { pageReadableTokens, screenshots, signIn, signInToHome } from './support/ui';
 
 test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
@@ -65,11 +65,53 @@ test('sign-in validation messages and server errors', async ({ page }) => {
   await expect(page.getByText('Password is required')).toBeHidden();
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
-  // A forgotten password: who can help, without submitting the form.
-  await page.getByRole('button', { name: 'Forgot password?' }).click();
-  await expect(page.getByText('Ask an administrator of this Home Guard to set a new password for you.', { exact: false })).toBeVisible();
-  await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
-  await screenshots(page, 'sign-in-forgot-password');
+});
+
+test('a forgotten password: a mailed link sets a new one, which signs the account out everywhere', async ({ page, browser }) => {
+  const person = await verifiedPerson('forgot');
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  await signInToHome(other, person);
+
+  await page.goto('/auth/login');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible();
+  await page.getByRole('button', { name: 'Send Link' }).click();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await page.getByLabel('Email').fill(person.email);
+  await screenshots(page, 'forgot-password');
+  await page.getByRole('button', { name: 'Send Link' }).click();
+  await expect(page.getByRole('status')).toContainText(`If an account uses ${person.email}, a link to choose a new password is on its way.`);
+  await screenshots(page, 'forgot-password-sent');
+
+  const link = await resetLinkFor(person.email);
+  expect(new URL(link).origin).toBe(E2E_URL);
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
+  expect(new URL(page.url()).hash, 'the token leaves the address bar').toBe('');
+  await page.getByLabel('New Password').fill('Mailed-reset9');
+  await page.getByLabel('Repeat Password').fill('Mailed-reset8');
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await expect(page.getByText('Password does not match')).toBeVisible();
+  await page.getByLabel('Repeat Password').fill('Mailed-reset9');
+  await screenshots(page, 'reset-password');
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await expect(page.getByRole('heading', { name: 'Your new password is set' })).toBeVisible();
+
+  // The link works once. Opened again in this tab, only the fragment changes: the page starts over.
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
+  await page.getByLabel('New Password').fill('Another-try77');
+  await page.getByLabel('Repeat Password').fill('Another-try77');
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This link has expired or was already used. Ask for a new one.');
+
+  await other.reload();
+  await expect(other.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await other.getByLabel('Password', { exact: true }).fill('Mailed-reset9');
+  await other.getByRole('button', { name: 'Log In' }).click();
+  await expect(other.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await otherContext.close();
 });
 
 test('registration validation messages and server errors', async ({ page }) => {

@@ -47,6 +47,8 @@ const targets: Target[] = [
   { method: 'POST', url: () => '/api/v1/auth/login', fields: ['email', 'password'], valid: fc.record({ email: fc.emailAddress(), password: fc.string({ minLength: 1, maxLength: 40 }) }) },
   { method: 'POST', url: () => '/api/v1/auth/refresh', fields: [], token: () => user.refresh },
   { method: 'POST', url: () => '/api/v1/auth/password', fields: ['current_password', 'password'], token: () => user.access },
+  { method: 'POST', url: () => '/api/v1/auth/password-reset', fields: ['email'] },
+  { method: 'POST', url: () => '/api/v1/auth/password-reset/confirm', fields: ['token', 'password'], valid: fc.record({ token: fc.string({ maxLength: 60 }), password }) },
   { method: 'POST', url: () => '/api/v1/auth/email/otp', fields: ['otp'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/verify', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/admin/api-services', fields: ['name', 'description', 'redirect_uris', 'scopes', 'grant_types', 'is_active', 'icon_url'], token: () => admin.access, valid: fc.record({ name: text, description: text, redirect_uris: fc.array(fc.webUrl(), { minLength: 1, maxLength: 3 }), scopes, grant_types: fc.subarray(['authorization_code', 'refresh_token']) }) },
@@ -63,7 +65,7 @@ const targets: Target[] = [
 
 // Everything but the failure counters, which exist to change on failures.
 async function snapshot(): Promise<string> {
-  const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys'] as const;
+  const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys', 'password_resets'] as const;
   const rows = await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute()));
   return JSON.stringify(rows);
 }

@@ -6,6 +6,7 @@ import * as oneSigningKey from './2026-11-22T0300-one-signing-key-per-alg';
 import * as refreshTokenSuccessor from './2026-11-23T0000-refresh-token-successor';
 import * as serviceTokenSelectors from './2026-11-24T0000-service-token-selectors';
 import * as refreshTokenSelectors from './2026-11-24T0100-refresh-token-selectors';
+import * as passwordResets from './2026-11-29T0000-password-resets';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0000-refresh-token-successor': refreshTokenSuccessor,
   '2026-11-24T0000-service-token-selectors': serviceTokenSelectors,
   '2026-11-24T0100-refresh-token-selectors': refreshTokenSelectors,
+  '2026-11-29T0000-password-resets': passwordResets,
 };

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { loginRequestSchema } from '../../../contract/accounts';
 import { capitalise } from '../../api/errors';
@@ -18,7 +17,6 @@ export function SignInPage({ search }: { search: FromSearch }) {
   const submitting = useAsyncAction('Signing in');
   const registrationOpen = useRegistrationOpen();
   const { accounts, endedSession } = useSnapshot(session.state);
-  const [forgotHelp, setForgotHelp] = useState(false);
   const [form, fields] = useForm({
     id: 'sign-in',
     defaultValue: { email: endedSession?.email ?? '' },
@@ -64,15 +62,9 @@ export function SignInPage({ search }: { search: FromSearch }) {
             autoComplete="current-password"
             error={fields.password.errors?.[0]}
           />
-          {/* No mail goes out to reset it: an administrator sets a new one (Edit user › Set New Password). */}
-          <Anchor component="button" type="button" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} onClick={() => setForgotHelp((shown) => !shown)} aria-expanded={forgotHelp}>
+          <AnchorLink to="/auth/forgot-password" search={search} size="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
             Forgot password?
-          </Anchor>
-          {forgotHelp && (
-            <Text size="sm" c="dimmed">
-              Ask an administrator of this Home Guard to set a new password for you. Then sign in with it and change it on Personal Info.
-            </Text>
-          )}
+          </AnchorLink>
           <Button type="submit" loading={submitting.busy} fullWidth size="md">
             Log In
           </Button>

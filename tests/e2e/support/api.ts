@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 
@@ -32,18 +32,37 @@ async function json(method: string, url: string, body?: unknown, token?: string,
 export const register = (person: Person, base = E2E_URL) => json('POST', '/api/v1/register', { full_name: person.name, email: person.email, password: person.password }, undefined, base);
 export const login = async (person: Person, base = E2E_URL) => (await json('POST', '/api/v1/auth/login', { email: person.email, password: person.password }, undefined, base)) as { access: string; refresh: string; id: string };
 
-/** The newest verification code mailed to `email` (the e2e server writes mails to its outbox). */
-export function latestCodeFor(email: string, outboxDir = path.join(dataDir(), 'outbox')): string {
+/** The newest mail to `email` matching `pattern`, its first group (the e2e server writes mails to its outbox). */
+function latestInMailTo(email: string, pattern: RegExp, outboxDir: string): string | undefined {
+  if (!existsSync(outboxDir)) return undefined;
   const files = readdirSync(outboxDir)
     .filter((name) => name.endsWith('.eml'))
     .map((name) => path.join(outboxDir, name))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
   for (const file of files) {
-    // Unfolded: a long address moves to a header line of its own (RFC 5322 §2.2.3).
-    const mail = readFileSync(file, 'utf8').replace(/\r?\n[ \t]+/g, ' ');
-    if (mail.includes(`To: ${email}`)) return /verification code is: (\d{6})/.exec(mail)![1]!;
+    // Unfolded: a long address moves to a header line of its own (RFC 5322 §2.2.3), and
+    // quoted-printable breaks a long link with soft line breaks (RFC 2045 §6.7).
+    const mail = readFileSync(file, 'utf8').replace(/\r?\n[ \t]+/g, ' ').replace(/=\r?\n/g, '');
+    if (mail.includes(`To: ${email}`) && pattern.test(mail)) return pattern.exec(mail)![1]!;
   }
-  throw new Error(`no mail to ${email} in ${outboxDir}`);
+  return undefined;
+}
+
+/** The newest verification code mailed to `email`. */
+export function latestCodeFor(email: string, outboxDir = path.join(dataDir(), 'outbox')): string {
+  const code = latestInMailTo(email, /verification code is: (\d{6})/, outboxDir);
+  if (!code) throw new Error(`no mail to ${email} in ${outboxDir}`);
+  return code;
+}
+
+/** The password reset link mailed to `email`, once the mail is there (it is sent after the answer). */
+export async function resetLinkFor(email: string, outboxDir = path.join(dataDir(), 'outbox')): Promise<string> {
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    const link = latestInMailTo(email, /(https?:\/\/\S+\/auth\/reset-password#[\w-]+)/, outboxDir);
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no reset mail to ${email} in ${outboxDir}`);
 }
 
 export const avatarPng = (colour = '#1c7ed6') => sharp({ create: { width: 256, height: 256, channels: 3, background: colour } }).png().toBuffer();

@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database';
+import { AppError } from '../errors';
+import { passwordResetMail } from '../mail/password-reset-mail';
+import type { Mailer } from '../mail/mailer';
+import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
+import { accountThrottle, type AccountsService } from './accounts-service';
+import { normaliseEmail, type UsersRepository } from './users-repository';
+
+export const RESET_LINK_MINUTES = 30;
+
+/** Reset mails asked for, per address and per client, before more are refused for a while. */
+export const RESET_THROTTLE = {
+  account: { limit: 3, windowSeconds: 15 * 60 },
+  address: { limit: 10, windowSeconds: 15 * 60 },
+} satisfies Record<string, ThrottleRule>;
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'ascii').digest('base64url');
+
+/**
+ * "Forgot password?": a link mailed to the account's address sets a new password. The answer to
+ * a request is the same whether or not the address has an account, and comes before the mail is
+ * sent, so neither the words nor the time tell. The token is in the link only; it works once.
+ */
+export class PasswordResets {
+  constructor(
+    private readonly db: Database,
+    private readonly users: UsersRepository,
+    private readonly accounts: AccountsService,
+    private readonly throttle: FailureThrottle,
+    private readonly mailer: Mailer,
+    private readonly options: { publicUrl: string; log: FastifyBaseLogger },
+    private readonly clock: () => number,
+  ) {}
+
+  async request(email: string, ip: string | undefined): Promise<void> {
+    const keys: Array<[string, ThrottleRule]> = [
+      [`reset:account:${normaliseEmail(email)}`, RESET_THROTTLE.account],
+      [`reset:address:${ip ?? 'unknown'}`, RESET_THROTTLE.address],
+    ];
+    await this.throttle.check(keys);
+    await this.throttle.recordFailure(keys); // every request counts, found or not
+    const user = await this.users.findByEmail(email);
+    if (!user) return;
+
+    const now = this.clock();
+    const token = randomBytes(32).toString('base64url');
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('password_resets').where('user_id', '=', user.id).execute(); // one live link per account
+      await tx.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_LINK_MINUTES * 60_000 }).execute();
+    });
+    // The fragment keeps the token out of server logs and Referer headers.
+    const mail = passwordResetMail(user.email, user.full_name, `${this.options.publicUrl}/auth/reset-password#${token}`, RESET_LINK_MINUTES);
+    this.mailer.send(mail).then(
+      (delivery) => delivery.outboxFile && this.options.log.info({ userId: user.id, file: delivery.outboxFile }, 'no SMTP_URL: the password reset mail was written to the outbox'),
+      (error: unknown) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'),
+    );
+  }
+
+  /** Sets the new password of the link's account, which is then signed out everywhere. */
+  async confirm(token: string, password: string): Promise<void> {
+    const row = await this.db.selectFrom('password_resets').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+    if (!row || row.expires_at <= this.clock()) throw AppError.resetLinkInvalid();
+    // Used up before the password is set: of two tabs sending the same link, one wins.
+    const used = await this.db.deleteFrom('password_resets').where('user_id', '=', row.user_id).where('token_hash', '=', row.token_hash).executeTakeFirst();
+    if (used.numDeletedRows !== 1n) throw AppError.resetLinkInvalid();
+    const user = await this.users.findById(row.user_id);
+    if (!user) throw AppError.resetLinkInvalid();
+    await this.accounts.setPassword(user.id, password);
+    // Whoever holds the mailbox may sign in again at once, even after failed guesses.
+    await this.throttle.reset(accountThrottle(user.email)[0]);
+  }
+}

@@ -1,0 +1,61 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { z } from 'zod';
+import { passwordResetRequestSchema } from '../../../contract/accounts';
+import { callApi, withoutAccount } from '../../api/client';
+import type { FromSearch } from '../../app/guards';
+import { AnchorLink } from '../../ui/links';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../ui/use-async-action';
+import { AuthCard } from './AuthCard';
+
+/** /auth/forgot-password: asks for a mail with a link to choose a new password. */
+export function ForgotPasswordPage({ search }: { search: FromSearch }) {
+  const sending = useAsyncAction('Asking for a password reset');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [form, fields] = useForm({
+    id: 'forgot-password',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordResetRequestSchema }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status !== 'success') return;
+      const { email } = submission.value;
+      void sending.run(async () => {
+        await callApi(withoutAccount, 'POST', '/api/v1/auth/password-reset', z.object({}), { email });
+        setSentTo(email);
+      });
+    },
+  });
+
+  return (
+    <AuthCard title="Forgot Password" subtitle={sentTo ? undefined : "Enter your account's email, and Home Guard mails you a link to choose a new password."}>
+      {sentTo ? (
+        <Alert color="green" variant="light" role="status" title="Check your mail">
+          If an account uses {sentTo}, a link to choose a new password is on its way. It works for 30 minutes.
+        </Alert>
+      ) : (
+        <form {...getFormProps(form)}>
+          <Stack gap="md">
+            <OutcomeAlert outcome={sending.outcome} />
+            <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" placeholder="you@example.com" autoComplete="username" error={fields.email.errors?.[0]} />
+            <Button type="submit" loading={sending.busy} fullWidth size="md">
+              Send Link
+            </Button>
+          </Stack>
+        </form>
+      )}
+      <Text size="sm" c="dimmed" ta="center">
+        No mail? An administrator of this Home Guard can set a new password for you.
+      </Text>
+      <Text size="sm" ta="center">
+        <AnchorLink to="/auth/login" search={search} fw={600}>
+          Back to Sign In
+        </AnchorLink>
+      </Text>
+    </AuthCard>
+  );
+}
