@@ -2,7 +2,10 @@ import { Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { useSession } from '../../app/session-context';
 import { AccountAvatar } from '../../ui/AccountAvatar';
-import { ChangePasswordSection } from './ChangePasswordSection';
+import { lazyPage } from '../../app/lazy-page';
+
+// Its dialog (Mantine's Modal) would otherwise join the first load of every page, Sign In's too.
+const ChangePasswordSection = lazyPage(() => import('./ChangePasswordSection'), 'ChangePasswordSection', null);
 
 /** The profile picture and full name, read-only (spec §2), and changing one's password (ASVS 2.1.5). */
 export function PersonalInfoPage() {
