@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { passwordResetMail } from '../mail/password-reset-mail';
 import type { Mailer } from '../mail/mailer';
+import { hashToken, newOpaqueToken } from '../sessions/tokens';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import { accountThrottle, type AccountsService } from './accounts-service';
 import { normaliseEmail, type UsersRepository } from './users-repository';
@@ -15,8 +15,6 @@ export const RESET_THROTTLE = {
   account: { limit: 3, windowSeconds: 15 * 60 },
   address: { limit: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, ThrottleRule>;
-
-const hashToken = (token: string) => createHash('sha256').update(token, 'ascii').digest('base64url');
 
 /**
  * "Forgot password?": a link mailed to the account's address sets a new password. The answer to
@@ -48,7 +46,7 @@ export class PasswordResets {
 
   private async mailLink(user: { id: string; email: string; full_name: string }): Promise<void> {
     const now = this.clock();
-    const token = randomBytes(32).toString('base64url');
+    const token = newOpaqueToken();
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('password_resets').where('user_id', '=', user.id).execute(); // one live link per account
       await tx.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_LINK_MINUTES * 60_000 }).execute();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '../support/server-process';
 import { E2E_URL, newPerson, register, resetLinkFor, verifiedPerson, verifyThroughApi } from './support/api';
-import { pageReadableTokens, screenshots, signIn, signInToHome } from './support/ui';
+import { pageReadableTokens, screenshots, signBackIn, signIn, signInToHome } from './support/ui';
 
 test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
   const person = newPerson('reg');
@@ -106,11 +106,7 @@ test('a forgotten password: a mailed link sets a new one, which signs the accoun
   await page.getByRole('button', { name: 'Set Password' }).click();
   await expect(page.getByRole('alert')).toHaveText('This link has expired or was already used. Ask for a new one.');
 
-  await other.reload();
-  await expect(other.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
-  await other.getByLabel('Password', { exact: true }).fill('Mailed-reset9');
-  await other.getByRole('button', { name: 'Log In' }).click();
-  await expect(other.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await signBackIn(other, person, 'Mailed-reset9');
   await otherContext.close();
 });
 

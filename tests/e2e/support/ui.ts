@@ -12,6 +12,15 @@ export async function signIn(page: Page, person: Pick<Person, 'email' | 'passwor
   await page.getByRole('button', { name: 'Log In' }).click();
 }
 
+/** On a device the server signed out: Sign In says so after a reload, and the new password gets back in. */
+export async function signBackIn(page: Page, person: Person, newPassword: string): Promise<void> {
+  await page.reload();
+  await expect(page.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await page.getByLabel('Password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+}
+
 /** Opens the Sign In page, signs in, and waits for Home's welcome. */
 export async function signInToHome(page: Page, person: Person): Promise<void> {
   await page.goto('/auth/login');
