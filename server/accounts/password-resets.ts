@@ -58,12 +58,10 @@ export class PasswordResets {
 
   /** Sets the new password of the link's account, which is then signed out everywhere. */
   async confirm(token: string, password: string): Promise<void> {
-    const row = await this.db.selectFrom('password_resets').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
-    if (!row || row.expires_at <= this.clock()) throw AppError.resetLinkInvalid();
-    // Used up before the password is set: of two tabs sending the same link, one wins.
-    const used = await this.db.deleteFrom('password_resets').where('user_id', '=', row.user_id).where('token_hash', '=', row.token_hash).executeTakeFirst();
-    if (used.numDeletedRows !== 1n) throw AppError.resetLinkInvalid();
-    const user = await this.users.findById(row.user_id);
+    // Used up, in one statement, before the password is set: of two tabs sending the same link, one wins.
+    const used = await this.db.deleteFrom('password_resets').where('token_hash', '=', hashToken(token)).where('expires_at', '>', this.clock()).returning('user_id').executeTakeFirst();
+    if (!used) throw AppError.resetLinkInvalid();
+    const user = await this.users.findById(used.user_id);
     if (!user) throw AppError.resetLinkInvalid();
     await this.accounts.setPassword(user.id, password);
     // Whoever holds the mailbox may sign in again at once, even after failed guesses.
