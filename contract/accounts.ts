@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authenticatorCodeField } from './two-step';
 import { currentPasswordField, emailField, loginPasswordField, newPasswordField, phoneField, requiredText, withRepeatedPassword } from './fields';
 
 /** POST /api/v1/register */
@@ -39,11 +40,15 @@ export const passwordResetConfirmSchema = z.object({
 /** The form on the link's page: a new password, typed twice. */
 export const passwordResetFormSchema = withRepeatedPassword(z.object({ password: newPasswordField }), 'Repeat Password');
 
-/** POST /api/v1/auth/login */
+/** POST /api/v1/auth/login; `code` is asked for (401, field `code`) when two-step sign-in is on. */
 export const loginRequestSchema = z.object({
   email: emailField,
   password: loginPasswordField,
+  code: authenticatorCodeField.optional(),
 });
+
+/** The Sign In form once the server has asked for the authenticator app's code. */
+export const loginWithCodeSchema = loginRequestSchema.extend({ code: authenticatorCodeField });
 
 export const loginResponseSchema = z.object({
   id: z.string(),

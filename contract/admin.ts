@@ -16,6 +16,8 @@ export const adminUserDetailSchema = adminUserSchema.extend({
   email_verified: z.boolean(),
   avatar_verified: z.boolean(),
   verified: z.boolean(),
+  /** Whether signing in asks for an authenticator app's code. */
+  two_step_enabled: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;

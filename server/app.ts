@@ -7,6 +7,7 @@ import { avatarRoutes } from './avatars/routes';
 import { oauthRoutes } from './oauth/routes';
 import { healthRoutes } from './operations/health-routes';
 import { installMetrics } from './operations/metrics';
+import { twoStepRoutes } from './two-step/routes';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   installSecurityHeaders(app);
   if (config.metrics) installMetrics(app);
   await app.register(accountsRoutes, { services });
+  await app.register(twoStepRoutes, { services });
   await app.register(verificationRoutes, { services });
   await app.register(avatarRoutes, { services });
   await app.register(apiServicesRoutes, { services });

@@ -38,6 +38,18 @@ export class AppError extends Error {
   static resetLinkInvalid() {
     return new AppError(400, 'This link has expired or was already used. Ask for a new one.');
   }
+  static authenticatorCodeRequired() {
+    return new AppError(401, 'Enter the 6-digit code from your authenticator app', 'code');
+  }
+  static authenticatorCodeWrong(status: 400 | 401 = 401) {
+    return new AppError(status, 'The code is not correct; check that the app shows Home Guard and try the newest code', 'code');
+  }
+  static authenticatorCodeReused() {
+    return new AppError(401, 'This code was already used; wait for the next one', 'code');
+  }
+  static twoStepAlreadyOn() {
+    return new AppError(409, 'Two-step sign-in is already on');
+  }
   static invalidCredentials() {
     return new AppError(401, 'Invalid email or password');
   }

@@ -28,6 +28,7 @@ import { TokenEndpoint } from './oauth/token-endpoint';
 import { TokenIntrospection } from './oauth/token-introspection';
 import { TokenIssuer } from './oauth/token-issuer';
 import { ExpiredRows } from './retention/expired-rows';
+import { AuthenticatorApps } from './two-step/authenticator-apps';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -63,7 +64,8 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   );
   const throttle = new FailureThrottle(db, clock);
   const users = new UsersRepository(db);
-  const accounts = new AccountsService(users, sessions, throttle, { registration: config.registration, log }, clock);
+  const authenticatorApps = new AuthenticatorApps(db, clock);
+  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log }, clock);
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
@@ -83,7 +85,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
-  const usersAdmin = new UsersAdmin(db, accounts, clock);
+  const usersAdmin = new UsersAdmin(db, accounts, authenticatorApps, clock);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
   // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.
   const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000 }, clock);
@@ -98,5 +100,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
 }

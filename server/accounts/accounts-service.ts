@@ -5,8 +5,9 @@ import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
 import type { Authenticated, ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
+import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
-import { isUniqueViolation, normaliseEmail, toProfile, type UsersRepository } from './users-repository';
+import { isUniqueViolation, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
 
 /** Wrong passwords allowed per account, and per client address, before sign-in is refused for a while. */
 export const LOGIN_THROTTLE = {
@@ -24,6 +25,7 @@ export class AccountsService {
     private readonly users: UsersRepository,
     private readonly sessions: UserSessionsService,
     private readonly throttle: FailureThrottle,
+    private readonly authenticatorApps: AuthenticatorApps,
     private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger },
     private readonly clock: () => number,
   ) {}
@@ -59,8 +61,11 @@ export class AccountsService {
     return { id, isAdmin };
   }
 
-  /** Signs in with email and password, opening a new user session. */
-  async login(email: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+  /**
+   * Signs in with email and password, and the authenticator app's code when two-step sign-in is
+   * on, opening a new user session. Wrong codes count with wrong passwords.
+   */
+  async login(email: string, password: string, code: string | undefined, client: ClientInfo): Promise<LoginResponse> {
     const throttleKeys: Array<[string, ThrottleRule]> = [
       accountThrottle(email),
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
@@ -71,6 +76,12 @@ export class AccountsService {
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       await this.throttle.recordFailure(throttleKeys);
       throw AppError.invalidCredentials();
+    }
+    const secondStep = await this.authenticatorApps.checkSignIn(user.id, code);
+    if (secondStep === 'missing') throw AppError.authenticatorCodeRequired();
+    if (secondStep === 'wrong' || secondStep === 'reused') {
+      await this.throttle.recordFailure(throttleKeys);
+      throw secondStep === 'wrong' ? AppError.authenticatorCodeWrong() : AppError.authenticatorCodeReused();
     }
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
@@ -106,9 +117,14 @@ export class AccountsService {
 
   /** Sets a new password and ends every session of the account (the command line's reset). */
   async resetPassword(email: string, password: string): Promise<void> {
+    await this.setPassword((await this.findByEmail(email)).id, password);
+  }
+
+  /** The account with this email, for the command line; a clear error when there is none. */
+  async findByEmail(email: string): Promise<UserRow> {
     const user = await this.users.findByEmail(email);
     if (!user) throw AppError.notFound('account');
-    await this.setPassword(user.id, password);
+    return user;
   }
 
   /**
@@ -116,6 +132,12 @@ export class AccountsService {
    * 2.1.5, 2.1.6). Wrong guesses are throttled as sign-ins are; their other sessions end.
    */
   async changePassword(auth: Authenticated, currentPassword: string, password: string): Promise<void> {
+    await this.provePassword(auth, currentPassword);
+    await this.setPassword(auth.userId, password, auth.sessionId);
+  }
+
+  /** The signed-in person proves it is them before a sensitive change; wrong guesses are throttled as sign-ins are. */
+  async provePassword(auth: Authenticated, currentPassword: string): Promise<void> {
     const throttle = accountThrottle(auth.user.email);
     await this.throttle.check([throttle]);
     const user = await this.users.findById(auth.userId);
@@ -123,7 +145,6 @@ export class AccountsService {
       await this.throttle.recordFailure([throttle]);
       throw AppError.currentPasswordWrong();
     }
-    await this.setPassword(user.id, password, auth.sessionId);
   }
 
   /** Sets a new password and ends every session of the account but `keepSessionId`. */

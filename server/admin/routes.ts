@@ -40,6 +40,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
     return {};
   });
+  // For someone who lost their authenticator app: answers the user's details.
+  app.delete('/api/v1/admin/users/:id/two-step', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
+    usersAdmin.turnOffTwoStep(request.params.id),
+  );
   app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await usersAdmin.delete(request.params.id);
     return {};

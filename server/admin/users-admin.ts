@@ -5,6 +5,7 @@ import { isUniqueViolation, normaliseEmail, type UserRow } from '../accounts/use
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { Authenticated } from '../sessions/user-sessions-service';
+import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { contains, isoOrNull } from '../db/sql-search';
 
 const toAdminUser = (row: UserRow): AdminUser => ({
@@ -17,12 +18,13 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   profile_picture: row.profile_picture,
 });
 
-const toDetail = (row: UserRow): AdminUserDetail => ({
+const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   ...toAdminUser(row),
   phone_number: row.phone_number,
   email_verified: row.email_verified === 1,
   avatar_verified: row.avatar_verified === 1,
   verified: row.verified === 1,
+  two_step_enabled: twoStepEnabled,
 });
 
 /** Users as administrators manage them. The last administrator can be neither demoted nor deleted. */
@@ -30,6 +32,7 @@ export class UsersAdmin {
   constructor(
     private readonly db: Database,
     private readonly accounts: AccountsService,
+    private readonly authenticatorApps: AuthenticatorApps,
     private readonly clock: () => number,
   ) {}
 
@@ -40,7 +43,8 @@ export class UsersAdmin {
   }
 
   async get(id: string): Promise<AdminUserDetail> {
-    return toDetail(await this.row(id));
+    const [row, twoStep] = await Promise.all([this.row(id), this.authenticatorApps.status(id)]);
+    return toDetail(row, twoStep.enabled);
   }
 
   async create(input: z.output<typeof adminUserCreateSchema>): Promise<AdminUserDetail> {
@@ -81,6 +85,13 @@ export class UsersAdmin {
   async setPassword(id: string, password: string, by: Authenticated): Promise<void> {
     await this.row(id);
     await this.accounts.setPassword(id, password, id === by.userId ? by.sessionId : undefined);
+  }
+
+  /** For someone who lost their authenticator app: they sign in with their password alone, and may set it up again. */
+  async turnOffTwoStep(id: string): Promise<AdminUserDetail> {
+    await this.row(id);
+    await this.authenticatorApps.turnOff(id);
+    return this.get(id);
   }
 
   /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */

@@ -9,18 +9,21 @@ import { migrateToLatest, openDatabase } from '../db/database';
 import { AppError } from '../errors';
 import { SIGNING_ALGS } from '../keys/signing-keys';
 import { backupSqlite } from '../operations/sqlite-backup';
-import { createServices } from '../services';
+import { createServices, type Services } from '../services';
 import { readPassword } from './read-password';
 
 const USAGE = `Usage:
   npm run admin -- create --email EMAIL --name "FULL NAME" [--phone PHONE]
   npm run admin -- reset-password --email EMAIL
+  npm run admin -- turn-off-two-step --email EMAIL
   npm run admin -- rotate-keys
   npm run admin -- backup --to FILE
 
 rotate-keys publishes new signing keys at once and signs with them six minutes later, when
 every cached copy of the key set has them; the old ones stay published until the tokens they
 signed have expired (ACCESS_TOKEN_TTL plus a day), so nobody is signed out.
+turn-off-two-step lets someone who lost their authenticator app sign in with the password
+alone (administrators can also do it on the user's Edit page).
 backup copies the SQLite database consistently while the server runs (for PostgreSQL use
 pg_dump, see the README).
 
@@ -48,24 +51,40 @@ async function run(argv: string[]): Promise<string> {
   if (values.help || !command) return USAGE;
   if (command === 'rotate-keys') return rotateKeys();
   if (command === 'backup') return backup(values.to);
+  if (command === 'turn-off-two-step') return turnOffTwoStep(parsed(resetArgs, values).email);
   if (command !== 'create' && command !== 'reset-password') throw new UsageError(`unknown command "${command}"`);
   const args = command === 'create' ? parsed(createArgs, values) : { ...parsed(resetArgs, values), name: '', phone: undefined };
   const password = parsed(z.object({ password: newPasswordField }), { password: await readPassword(process.env) }).password;
 
-  const config = loadConfig(process.env);
-  const { db } = openDatabase(config);
-  try {
-    await migrateToLatest(db);
-    const services = await createServices(config, db, pino({ level: 'warn' }));
+  return withServices(async (services) => {
     if (command === 'create') {
       const { id } = await services.accounts.register({ email: args.email, full_name: args.name, phone_number: args.phone, password }, { admin: true, bypassClosedRegistration: true });
       return `created administrator ${args.email.toLowerCase()} (${id})`;
     }
     await services.accounts.resetPassword(args.email, password);
     return `password of ${args.email} changed; its sessions were signed out`;
+  });
+}
+
+/** Runs `work` on the configured database, migrated to the latest schema. */
+async function withServices(work: (services: Services) => Promise<string>): Promise<string> {
+  const config = loadConfig(process.env);
+  const { db } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    return await work(await createServices(config, db, pino({ level: 'warn' })));
   } finally {
     await db.destroy();
   }
+}
+
+function turnOffTwoStep(email: string): Promise<string> {
+  return withServices(async (services) => {
+    const user = await services.accounts.findByEmail(email);
+    const { enabled } = await services.authenticatorApps.status(user.id);
+    await services.authenticatorApps.turnOff(user.id);
+    return enabled ? `two-step sign-in of ${email} turned off; the password alone signs in` : `two-step sign-in of ${email} was already off`;
+  });
 }
 
 async function backup(target: string | undefined): Promise<string> {
@@ -77,13 +96,9 @@ async function backup(target: string | undefined): Promise<string> {
   return `backed up ${pages} pages to ${target}`;
 }
 
-async function rotateKeys(): Promise<string> {
-  const config = loadConfig(process.env);
-  const { db } = openDatabase(config);
-  try {
-    await migrateToLatest(db);
-    const services = await createServices(config, db, pino({ level: 'warn' }));
-    const keepSeconds = config.accessTokenTtl + 24 * 60 * 60;
+function rotateKeys(): Promise<string> {
+  return withServices(async (services) => {
+    const keepSeconds = services.config.accessTokenTtl + 24 * 60 * 60;
     const kids = [];
     let signsFrom = 0;
     for (const alg of SIGNING_ALGS) {
@@ -92,9 +107,7 @@ async function rotateKeys(): Promise<string> {
       signsFrom = rotated.signsFrom;
     }
     return `new signing keys: ${kids.join(', ')}, published now, signing from ${new Date(signsFrom).toISOString()}; the old ones stay published for ${keepSeconds} s after that`;
-  } finally {
-    await db.destroy();
-  }
+  });
 }
 
 run(process.argv.slice(2)).then(

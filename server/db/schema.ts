@@ -83,6 +83,16 @@ export interface PasswordResetsTable {
   expires_at: number;
 }
 
+/** Two-step sign-in: the secret shared with a person's authenticator app (RFC 6238). */
+export interface AuthenticatorAppsTable {
+  user_id: string;
+  /** Base32, as the app was given it. The app needs the secret itself, so it cannot be hashed. */
+  secret: string;
+  /** The time step of the last code accepted: a code works once, and never an older one after it. */
+  last_used_step: number;
+  created_at: number;
+}
+
 export interface AvatarsTable {
   /** Random and unguessable: the picture's URL is public so services can show it. */
   id: string;
@@ -175,6 +185,7 @@ export interface DB {
   throttle: ThrottleTable;
   email_otps: EmailOtpsTable;
   password_resets: PasswordResetsTable;
+  authenticator_apps: AuthenticatorAppsTable;
   avatars: AvatarsTable;
   api_services: ApiServicesTable;
   service_sessions: ServiceSessionsTable;

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { totpCode, totpStep } from '../../server/two-step/totp';
 import { httpJson, runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -96,6 +97,20 @@ describe('npm run admin', () => {
     expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Initial123' } })).status).toBe(401);
     const second = await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } });
     expect(second.status).toBe(200);
+
+    // Lost the authenticator app: the command line turns two-step sign-in off.
+    const setup = await httpJson(`${server.url}/api/v1/auth/two-step/setup`, { method: 'POST', token: second.body.access, body: {} });
+    const secret = setup.body.secret as string;
+    const on = await httpJson(`${server.url}/api/v1/auth/two-step`, { method: 'PUT', token: second.body.access, body: { secret, code: totpCode(secret, totpStep(Date.now())) } });
+    expect(on.status).toBe(200);
+    expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } })).body.field).toBe('code');
+    const turnOff = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'Boss@Example.com'], serverEnv());
+    expect(await turnOff.exited, turnOff.stderr()).toBe(0);
+    expect(turnOff.stdout()).toMatch(/two-step sign-in of Boss@Example.com turned off/);
+    expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } })).status).toBe(200);
+    const nobody = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'nobody@example.com'], serverEnv());
+    expect(await nobody.exited).toBe(2);
+    expect(nobody.stderr()).toMatch(/account not found/);
 
     const rotate = runTs('server/cli/admin.ts', ['rotate-keys'], serverEnv());
     expect(await rotate.exited, rotate.stderr()).toBe(0);

@@ -7,6 +7,7 @@ import * as refreshTokenSuccessor from './2026-11-23T0000-refresh-token-successo
 import * as serviceTokenSelectors from './2026-11-24T0000-service-token-selectors';
 import * as refreshTokenSelectors from './2026-11-24T0100-refresh-token-selectors';
 import * as passwordResets from './2026-11-29T0000-password-resets';
+import * as authenticatorApps from './2026-12-01T0000-authenticator-apps';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0000-service-token-selectors': serviceTokenSelectors,
   '2026-11-24T0100-refresh-token-selectors': refreshTokenSelectors,
   '2026-11-29T0000-password-resets': passwordResets,
+  '2026-12-01T0000-authenticator-apps': authenticatorApps,
 };

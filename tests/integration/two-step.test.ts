@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => t.close());
+
+type User = Awaited<ReturnType<typeof registerAndLogin>>;
+const login = (email: string, password: string, code?: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: code === undefined ? { email, password } : { email, password, code } });
+const status = (user: User) => call(t.app, 'GET', '/api/v1/auth/two-step', { token: user.access });
+/** The code an authenticator app shows now, or `steps` time steps from now. */
+const codeFor = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
+
+async function turnOn(user: User): Promise<string> {
+  const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
+  expect(setup.status).toBe(200);
+  const secret = setup.body.secret as string;
+  expect(setup.body.uri).toBe(`otpauth://totp/Home%20Guard%3A${encodeURIComponent(user.email)}?secret=${secret}&issuer=Home%20Guard&algorithm=SHA1&digits=6&period=30`);
+  const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret) } });
+  expect(on.status).toBe(200);
+  expect(on.body).toMatchObject({ enabled: true });
+  return secret;
+}
+
+describe('two-step sign-in', () => {
+  it('is off until a code made from the set-up secret turns it on; then sign-in asks for a code', async () => {
+    const user = await registerAndLogin(t.app);
+    expect((await status(user)).body).toEqual({ enabled: false, since: null });
+    const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
+    const secret = setup.body.secret as string;
+
+    const wrong = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret, 5) } });
+    expect([wrong.status, wrong.body.field]).toEqual([400, 'code']);
+    expect((await status(user)).body.enabled, 'a wrong code turns nothing on').toBe(false);
+    expect((await login(user.email, user.password)).status).toBe(200);
+
+    const spaced = codeFor(secret).replace(/^(\d{3})/, '$1 ');
+    const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: spaced } });
+    expect(on.status, 'apps show "123 456"').toBe(200);
+    expect(Date.parse(on.body.since)).toBeGreaterThan(Date.now() - 60_000);
+    const twice = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret, 1) } });
+    expect([twice.status, twice.body.error]).toEqual([409, 'Two-step sign-in is already on']);
+
+    const asked = await login(user.email, user.password);
+    expect([asked.status, asked.body]).toEqual([401, { error: 'Enter the 6-digit code from your authenticator app', field: 'code' }]);
+    expect((await login(user.email, 'Wrong-password1', codeFor(secret, 1))).body.error, 'a right code does not make a wrong password right').toBe('Invalid email or password');
+    const bad = await login(user.email, user.password, codeFor(secret, 4));
+    expect([bad.status, bad.body.field]).toEqual([401, 'code']);
+    const reused = await login(user.email, user.password, codeFor(secret));
+    expect([reused.status, reused.body.error], 'the code that turned it on is used up').toEqual([401, 'This code was already used; wait for the next one']);
+
+    const signedIn = await login(user.email, user.password, codeFor(secret, 1));
+    expect(signedIn.status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: signedIn.body.access })).status).toBe(200);
+    const replay = await login(user.email, user.password, codeFor(secret, 1));
+    expect([replay.status, replay.body.error], 'a code works once').toEqual([401, 'This code was already used; wait for the next one']);
+  });
+
+  it('counts wrong codes with wrong passwords, so guessing codes is throttled', async () => {
+    const user = await registerAndLogin(t.app);
+    const secret = await turnOn(user);
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push((await login(user.email, user.password, codeFor(secret, 10 + i))).status);
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429]);
+    expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'refused while throttled, even with the right code').toBe(429);
+  });
+
+  it('turns off with the current password, not a code, and refuses a wrong one', async () => {
+    const user = await registerAndLogin(t.app);
+    const secret = await turnOn(user);
+    const wrong = await call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: 'Not-it-at-all1' } });
+    expect([wrong.status, wrong.body]).toEqual([400, { error: 'The current password is wrong', field: 'current_password' }]);
+    expect((await status(user)).body.enabled).toBe(true);
+    expect((await login(user.email, user.password)).status).toBe(401);
+
+    const off = await call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: user.password } });
+    expect([off.status, off.body]).toEqual([200, { enabled: false, since: null }]);
+    expect((await login(user.email, user.password)).status).toBe(200);
+    expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'a code sent anyway is ignored once it is off').toBe(200);
+  });
+
+  it('refuses bad input with a clear error and asks for a session', async () => {
+    const user = await registerAndLogin(t.app);
+    expect((await call(t.app, 'GET', '/api/v1/auth/two-step')).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/two-step/setup')).status).toBe(401);
+    const badSecret = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'abc', code: '123456' } });
+    expect([badSecret.status, badSecret.body.error]).toEqual([400, 'secret: The setup key is not valid; start again']);
+    const letters = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'A'.repeat(32), code: '12345a' } });
+    expect([letters.status, letters.body.error]).toEqual([400, 'code: The code is the 6 digits your authenticator app shows']);
+    const loginLetters = await login(user.email, user.password, 'abc');
+    expect([loginLetters.status, loginLetters.body.field]).toEqual([400, 'code']);
+    expect((await status(user)).body.enabled).toBe(false);
+  });
+
+  it('an administrator turns it off for someone who lost their app; the details say whether it is on', async () => {
+    const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
+    const user = await registerAndLogin(t.app);
+    const detail = () => call(t.app, 'GET', `/api/v1/admin/users/${user.id}`, { token: admin.access });
+    expect((await detail()).body.two_step_enabled).toBe(false);
+    await turnOn(user);
+    expect((await detail()).body.two_step_enabled).toBe(true);
+
+    const byUser = await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: user.access });
+    expect(byUser.status, 'only administrators').toBe(403);
+    expect((await call(t.app, 'DELETE', '/api/v1/admin/users/no-such-user/two-step', { token: admin.access })).status).toBe(404);
+    expect((await login(user.email, user.password)).status).toBe(401);
+
+    const off = await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access });
+    expect([off.status, off.body.two_step_enabled, off.body.email]).toEqual([200, false, user.email]);
+    expect((await login(user.email, user.password)).status).toBe(200);
+    expect((await status(user)).body.enabled).toBe(false);
+  });
+});
