@@ -32,14 +32,18 @@ export type DeviceTraits = {
   timezone: string;
 };
 
-export type SignInResult = { ok: true; account: AccountSummary } | { ok: false; status: number; error: string };
+/** What Sign In sends: `code` only once the server asked for the authenticator app's (two-step sign-in). */
+export type SignInCredentials = { email: string; password: string; code?: string | undefined };
+
+/** A refusal names the request field it is about, if any (`code`: the server wants, or refused, the app's code). */
+export type SignInResult = { ok: true; account: AccountSummary } | { ok: false; status: number; error: string; field?: string | undefined };
 
 export interface BrokerApi {
   /** Prepares the vault (device id, encryption key); safe to call from every tab, every time. */
   init(traits: DeviceTraits): Promise<BrokerSnapshot>;
   snapshot(): Promise<BrokerSnapshot>;
   /** Signs in with the login endpoint; the tokens stay with the broker; the account becomes active. */
-  signIn(email: string, password: string): Promise<SignInResult>;
+  signIn(credentials: SignInCredentials): Promise<SignInResult>;
   /** Makes an account the active one; null clears the selection (the accounts stay saved). */
   select(accountId: string | null): Promise<void>;
   /** Forgets the active account on this device and clears the selection. */

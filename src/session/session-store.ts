@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { profileSchema, type Profile } from '../../contract/accounts';
-import type { AccountSummary, BrokerEvent, BrokerSnapshot, SignInResult } from '../../contract/broker';
+import type { AccountSummary, BrokerEvent, BrokerSnapshot, SignInCredentials, SignInResult } from '../../contract/broker';
 import { ApiError } from '../api/errors';
 import type { BrokerConnection } from '../broker/connect';
 
@@ -80,8 +80,8 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     await loadAccounts();
   }
 
-  async function signIn(email: string, password: string): Promise<SignInResult> {
-    const result = await broker.api.signIn(email, password);
+  async function signIn(credentials: SignInCredentials): Promise<SignInResult> {
+    const result = await broker.api.signIn(credentials);
     if (result.ok) await loadAccounts();
     return result;
   }

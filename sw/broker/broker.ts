@@ -1,5 +1,5 @@
 import { loginResponseSchema, refreshResponseSchema } from '../../contract/accounts';
-import { BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInResult } from '../../contract/broker';
+import { BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInCredentials, type SignInResult } from '../../contract/broker';
 import { errorBodySchema } from '../../contract/errors';
 import { deriveVaultKey, sha256Hex } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
@@ -35,14 +35,14 @@ export class Broker implements BrokerApi {
     return { accounts, selectedId: await vault.getSetting(SELECTED_KEY) };
   }
 
-  async signIn(email: string, password: string): Promise<SignInResult> {
+  async signIn({ email, password, code }: SignInCredentials): Promise<SignInResult> {
     const vault = await this.ready();
     const response = await fetch(`${this.origin}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
+      body: JSON.stringify({ email, password, code }),
     });
-    if (!response.ok) return { ok: false, status: response.status, error: await errorText(response) };
+    if (!response.ok) return { ok: false, status: response.status, ...(await errorOf(response)) };
     const login = loginResponseSchema.parse(await response.json());
     const account = {
       accountId: login.id,
@@ -218,13 +218,13 @@ function withBearer(request: Request, token: string): Request {
   return new Request(request, { headers });
 }
 
-async function errorText(response: Response): Promise<string> {
+async function errorOf(response: Response): Promise<{ error: string; field?: string | undefined }> {
   const text = await response.text();
   try {
     const body = errorBodySchema.safeParse(JSON.parse(text));
-    if (body.success) return body.data.error;
+    if (body.success) return body.data;
   } catch {
     // not JSON
   }
-  return text;
+  return { error: text };
 }

@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { loginRequestSchema } from '../../../contract/accounts';
+import { loginRequestSchema, loginWithCodeSchema } from '../../../contract/accounts';
 import { capitalise } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
 import { useSession } from '../../app/session-context';
@@ -17,18 +18,27 @@ export function SignInPage({ search }: { search: FromSearch }) {
   const submitting = useAsyncAction('Signing in');
   const registrationOpen = useRegistrationOpen();
   const { accounts, endedSession } = useSnapshot(session.state);
+  // Two-step sign-in: the code field shows once the server asks for it, with its refusals under it.
+  const [askCode, setAskCode] = useState(false);
+  const [codeError, setCodeError] = useState<string>();
   const [form, fields] = useForm({
     id: 'sign-in',
     defaultValue: { email: endedSession?.email ?? '' },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginRequestSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: askCode ? loginWithCodeSchema : loginRequestSchema }),
     onSubmit: async (event, { submission }) => {
       event.preventDefault();
       if (submission?.status !== 'success') return;
-      const { email, password } = submission.value;
       await submitting.run(async () => {
-        const result = await session.signIn(email, password);
+        setCodeError(undefined);
+        const result = await session.signIn(submission.value);
+        if (!result.ok && result.field === 'code') {
+          setAskCode(true);
+          // Asked for (no code was sent): the field and its description say it all.
+          if (submission.value.code !== undefined) setCodeError(capitalise(result.error));
+          return;
+        }
         // Signed in, the guards usually leave this page before the answer gets here: there is no
         // form left to reset then (Conform throws), only a success to show if it is still here.
         if (result.ok && document.getElementById(form.id)) form.reset();
@@ -62,6 +72,20 @@ export function SignInPage({ search }: { search: FromSearch }) {
             autoComplete="current-password"
             error={fields.password.errors?.[0]}
           />
+          {askCode && (
+            <TextInput
+              {...getInputProps(fields.code, { type: 'text' })}
+              key={fields.code.key}
+              label="Authentication code"
+              description="Two-step sign-in is on: type the 6-digit code your authenticator app shows for Home Guard."
+              placeholder="123 456"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              autoFocus
+              error={fields.code.errors?.[0] ?? codeError}
+            />
+          )}
           <AnchorLink to="/auth/forgot-password" search={search} size="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
             Forgot password?
           </AnchorLink>

@@ -6,8 +6,9 @@ import { lazyPage } from '../../app/lazy-page';
 
 // Its dialog (Mantine's Modal) would otherwise join the first load of every page, Sign In's too.
 const ChangePasswordSection = lazyPage(() => import('./ChangePasswordSection'), 'ChangePasswordSection', null);
+const TwoStepSection = lazyPage(() => import('./TwoStepSection'), 'TwoStepSection', null);
 
-/** The profile picture and full name, read-only (spec §2), and changing one's password (ASVS 2.1.5). */
+/** The profile picture and full name, read-only (spec §2); changing one's password (ASVS 2.1.5) and two-step sign-in. */
 export function PersonalInfoPage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
@@ -27,6 +28,7 @@ export function PersonalInfoPage() {
         </Group>
       </Paper>
       <ChangePasswordSection />
+      <TwoStepSection />
     </Stack>
   );
 }

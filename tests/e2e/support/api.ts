@@ -32,6 +32,14 @@ async function json(method: string, url: string, body?: unknown, token?: string,
 export const register = (person: Person, base = E2E_URL) => json('POST', '/api/v1/register', { full_name: person.name, email: person.email, password: person.password }, undefined, base);
 export const login = async (person: Person, base = E2E_URL) => (await json('POST', '/api/v1/auth/login', { email: person.email, password: person.password }, undefined, base)) as { access: string; refresh: string; id: string };
 
+/** Turns on two-step sign-in as the person's own device would; answers the secret their authenticator app holds. */
+export async function turnOnTwoStep(person: Person, code: (secret: string) => string, base = E2E_URL): Promise<string> {
+  const { access, id } = await login(person, base);
+  const { secret } = (await json('POST', '/api/v1/auth/two-step/setup', {}, access, base)) as { secret: string };
+  await json('PUT', '/api/v1/auth/two-step', { secret, code: code(secret) }, access, base);
+  return id;
+}
+
 /** The newest mail to `email` matching `pattern`, its first group (the e2e server writes mails to its outbox). */
 function latestInMailTo(email: string, pattern: RegExp, outboxDir: string): string | undefined {
   if (!existsSync(outboxDir)) return undefined;

@@ -14,6 +14,7 @@ import { AdminPage } from '../shared/AdminPage';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
 import { SetPasswordSection } from './SetPasswordSection';
+import { TwoStepAdminSection } from './TwoStepAdminSection';
 import { editUserFormSchema } from './user-forms';
 
 function EditUserForm({ user }: { user: AdminUserDetail }) {
@@ -93,6 +94,7 @@ export function EditUserPage({ userId }: { userId: string }) {
     <AdminPage title={`Edit ${user.full_name}`}>
       <EditUserForm user={user} />
       <SetPasswordSection user={user} />
+      <TwoStepAdminSection user={user} />
     </AdminPage>
   );
 }

@@ -1,0 +1,54 @@
+import { Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contract/admin';
+import { callApi } from '../../../api/client';
+import { useSession } from '../../../app/session-context';
+import { OutcomeAlert } from '../../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../../ui/use-async-action';
+
+/** For someone who lost their authenticator app: the administrator turns two-step sign-in off. */
+export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
+  const session = useSession();
+  const [enabled, setEnabled] = useState(user.two_step_enabled);
+  const [confirming, setConfirming] = useState(false);
+  const turningOff = useAsyncAction('Turning off two-step sign-in');
+  const turnOff = () =>
+    turningOff.run(async () => {
+      setConfirming(false);
+      const updated = await callApi(session.connection, 'DELETE', `/api/v1/admin/users/${encodeURIComponent(user.id)}/two-step`, adminUserDetailSchema);
+      setEnabled(updated.two_step_enabled);
+      turningOff.setOutcome({ kind: 'success', message: `Two-step sign-in is off. ${user.full_name} signs in with their password alone.` });
+    });
+
+  return (
+    <Paper withBorder radius="md" p="lg" maw={560}>
+      <Stack gap="sm" align="flex-start">
+        <Title order={2} fz="lg">
+          Two-Step Sign-In
+        </Title>
+        <OutcomeAlert outcome={turningOff.outcome} />
+        <Text size="sm" c="dimmed">
+          {enabled
+            ? `On: signing in asks ${user.full_name} for a code from an authenticator app. If they lost the app, turn it off; they can set it up again under Personal Info.`
+            : `Off. ${user.full_name} can turn it on under Personal Info.`}
+        </Text>
+        {enabled && (
+          <Button color="red" variant="light" loading={turningOff.busy} onClick={() => setConfirming(true)}>
+            Turn Off Two-Step Sign-In
+          </Button>
+        )}
+      </Stack>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Turn off two-step sign-in for ${user.full_name}?`} centered>
+        <Text size="sm">Their password alone will sign them in. Do this only when you know it is them asking.</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={() => void turnOff()}>
+            Turn Off
+          </Button>
+        </Group>
+      </Modal>
+    </Paper>
+  );
+}

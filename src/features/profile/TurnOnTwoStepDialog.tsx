@@ -1,0 +1,99 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Anchor, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { z } from 'zod';
+import { authenticatorCodeField, twoStepSetupSchema, twoStepStatusSchema, type TwoStepSetup, type TwoStepStatus } from '../../../contract/two-step';
+import { callApi } from '../../api/client';
+import { useSession } from '../../app/session-context';
+import { CopyButton } from '../../ui/CopyButton';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { QrCode } from '../../ui/QrCode';
+import { useAsyncAction } from '../../ui/use-async-action';
+
+const codeFormSchema = z.object({ code: authenticatorCodeField });
+
+/** "ABCD EFGH ...": the setup key in groups of four, easier to type into an app by hand. */
+const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Sets up an authenticator app: a new secret as a QR code and as text, then a code that proves the app has it. */
+export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; onDone: (status: TwoStepStatus) => void }) {
+  const session = useSession();
+  const [setup, setSetup] = useState<TwoStepSetup | null>(null);
+  const preparing = useAsyncAction('Setting up two-step sign-in');
+  const turningOn = useAsyncAction('Turning on two-step sign-in');
+  // On a phone the app is on this device: a link opens it with the secret filled in.
+  const [onPhone] = useState(() => window.matchMedia('(pointer: coarse)').matches);
+
+  const prepare = () => void preparing.run(async () => setSetup(await callApi(session.connection, 'POST', '/api/v1/auth/two-step/setup', twoStepSetupSchema)));
+  useEffect(prepare, [session]);
+
+  const [form, fields] = useForm({
+    id: 'turn-on-two-step',
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeFormSchema }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status !== 'success' || !setup) return;
+      const { code } = submission.value;
+      void turningOn.run(async () => onDone(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepStatusSchema, { secret: setup.secret, code })));
+    },
+  });
+
+  return (
+    <Modal opened onClose={onClose} title="Turn on two-step sign-in" centered size="md">
+      <Stack gap="md">
+        <OutcomeAlert outcome={preparing.outcome} />
+        {preparing.outcome && (
+          <Button variant="default" onClick={prepare} style={{ alignSelf: 'flex-start' }}>
+            Try again
+          </Button>
+        )}
+        {!setup && preparing.busy && (
+          <Center h={184}>
+            <Loader size="sm" aria-label="Preparing" />
+          </Center>
+        )}
+        {setup && (
+          <>
+            <Text size="sm">1. Scan this QR code with an authenticator app, such as Aegis, Google Authenticator, Microsoft Authenticator, 1Password or Bitwarden.</Text>
+            <Center>
+              <QrCode value={setup.uri} label="QR code for your authenticator app" />
+            </Center>
+            {onPhone && (
+              <Anchor href={setup.uri} size="sm" ta="center">
+                Open in your authenticator app
+              </Anchor>
+            )}
+            {/* A text area, so the 39 characters wrap on a phone instead of scrolling out of sight. */}
+            <Textarea label="Or type this setup key" value={grouped(setup.secret)} readOnly autosize minRows={1} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} rightSection={<CopyButton value={setup.secret} label="Copy setup key" />} />
+            <form {...getFormProps(form)}>
+              <Stack gap="sm">
+                <OutcomeAlert outcome={turningOn.outcome} />
+                <TextInput
+                  {...getInputProps(fields.code, { type: 'text' })}
+                  key={fields.code.key}
+                  label="2. Type the 6-digit code the app shows"
+                  placeholder="123 456"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={7}
+                  error={fields.code.errors?.[0]}
+                />
+                <Group justify="flex-end" mt="sm">
+                  <Button variant="default" onClick={onClose}>
+                    Cancel
+                  </Button>
+                  <Button type="submit" loading={turningOn.busy}>
+                    Turn On
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          </>
+        )}
+      </Stack>
+    </Modal>
+  );
+}

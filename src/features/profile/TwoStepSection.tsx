@@ -1,0 +1,67 @@
+import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { twoStepStatusSchema, type TwoStepStatus } from '../../../contract/two-step';
+import { callApi } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import { useSession } from '../../app/session-context';
+import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
+import { TurnOffTwoStepDialog } from './TurnOffTwoStepDialog';
+import { TurnOnTwoStepDialog } from './TurnOnTwoStepDialog';
+
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+
+/** Two-step sign-in with an authenticator app: its state, and the dialogs that turn it on and off. */
+export function TwoStepSection() {
+  const session = useSession();
+  const [status, setStatus] = useState<TwoStepStatus | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'on' | 'off' | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  const load = () => {
+    setLoadError(null);
+    callApi(session.connection, 'GET', '/api/v1/auth/two-step', twoStepStatusSchema).then(setStatus, (error: unknown) => setLoadError(errorMessage(error)));
+  };
+  useEffect(load, [session]);
+
+  const open = (which: 'on' | 'off') => {
+    setOutcome(null);
+    setDialog(which);
+  };
+  const done = (next: TwoStepStatus, message: string) => {
+    setDialog(null);
+    setStatus(next);
+    setOutcome({ kind: 'success', message });
+  };
+
+  return (
+    <Paper withBorder radius="lg" p="lg">
+      <Stack gap="sm" align="flex-start">
+        <Title order={2} fz="lg">
+          Two-Step Sign-In
+        </Title>
+        <OutcomeAlert outcome={outcome} />
+        {loadError && (
+          <Alert color="red" variant="light" role="alert">
+            {loadError}{' '}
+            <Button variant="subtle" size="compact-sm" onClick={load}>
+              Try again
+            </Button>
+          </Alert>
+        )}
+        <Text size="sm" c="dimmed">
+          {status?.enabled
+            ? `On since ${formatDate(status.since!)}. Signing in asks for your password and a code from your authenticator app.`
+            : 'Ask for a code from an authenticator app on your phone as well as your password, so a stolen password alone cannot sign in.'}
+        </Text>
+        {status && (
+          <Button variant="default" onClick={() => open(status.enabled ? 'off' : 'on')}>
+            {status.enabled ? 'Turn Off' : 'Turn On'}
+          </Button>
+        )}
+      </Stack>
+      {dialog === 'on' && <TurnOnTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is on. Next time you sign in, have your authenticator app ready.')} />}
+      {dialog === 'off' && <TurnOffTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is off. Signing in asks for your password only.')} />}
+    </Paper>
+  );
+}

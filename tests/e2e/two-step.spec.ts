@@ -1,0 +1,102 @@
+import { expect, test, type Page } from '@playwright/test';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { E2E_ADMIN } from './global-setup';
+import { turnOnTwoStep, verifiedPerson } from './support/api';
+import { screenshots, signIn, signInToHome } from './support/ui';
+
+/** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
+const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
+
+const twoStepCard = (page: Page) => page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Two-Step Sign-In' }) });
+
+test('a person turns on two-step sign-in with an authenticator app; sign-in then asks for its code; the password turns it off', async ({ page, browser }) => {
+  const person = await verifiedPerson('twostep');
+  await signInToHome(page, person);
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  const card = twoStepCard(page);
+  await card.getByRole('button', { name: 'Turn On' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Turn on two-step sign-in' });
+  await expect(dialog.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const shownKey = await dialog.getByLabel('Or type this setup key').inputValue();
+  expect(shownKey).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
+  const secret = shownKey.replaceAll(' ', '');
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await expect(dialog.getByText('Code is required')).toBeVisible();
+  await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret, 5));
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The code is not correct; check that the app shows Home Guard and try the newest code');
+  await screenshots(page, 'two-step-turn-on');
+  // Apps show the code as "123 456"; typed that way it is taken too.
+  await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret).replace(/^(\d{3})/, '$1 '));
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByRole('status')).toHaveText('Two-step sign-in is on. Next time you sign in, have your authenticator app ready.');
+  await expect(card.getByText(/^On since .+\. Signing in asks for your password and a code from your authenticator app\.$/)).toBeVisible();
+  await screenshots(page, 'personal-info-two-step-on');
+
+  // Another device: the password alone is not enough.
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  await other.goto('/auth/login');
+  await signIn(other, person);
+  const codeField = other.getByLabel('Authentication code');
+  await expect(codeField).toBeFocused();
+  await expect(other.getByText('Two-step sign-in is on: type the 6-digit code your authenticator app shows for Home Guard.')).toBeVisible();
+  await screenshots(other, 'sign-in-code');
+  await other.getByRole('button', { name: 'Log In' }).click();
+  await expect(other.getByText('Code is required')).toBeVisible();
+  await codeField.fill(appCode(secret, 5));
+  await other.getByRole('button', { name: 'Log In' }).click();
+  await expect(other.getByText('The code is not correct; check that the app shows Home Guard and try the newest code')).toBeVisible();
+  await codeField.fill(appCode(secret, 1));
+  await other.getByRole('button', { name: 'Log In' }).click();
+  await expect(other.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await otherContext.close();
+
+  await page.reload();
+  await card.getByRole('button', { name: 'Turn Off' }).click();
+  const off = page.getByRole('dialog', { name: 'Turn off two-step sign-in' });
+  await off.getByLabel('Current Password').fill('Not-my-password1');
+  await off.getByRole('button', { name: 'Turn Off' }).click();
+  await expect(off.getByRole('alert')).toHaveText('The current password is wrong');
+  await off.getByLabel('Current Password').fill(person.password);
+  await off.getByRole('button', { name: 'Turn Off' }).click();
+  await expect(off).toBeHidden();
+  await expect(card.getByRole('status')).toHaveText('Two-step sign-in is off. Signing in asks for your password only.');
+  await expect(card.getByRole('button', { name: 'Turn On' })).toBeVisible();
+
+  const third = await browser.newContext();
+  const again = await third.newPage();
+  await signInToHome(again, person);
+  await third.close();
+});
+
+test('an administrator turns two-step sign-in off for someone who lost their authenticator app', async ({ page, browser }) => {
+  const person = await verifiedPerson('lostphone');
+  const id = await turnOnTwoStep(person, (secret) => appCode(secret));
+
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/view/${id}`)}`);
+  await signIn(page, E2E_ADMIN);
+  const twoStep = page.getByText('Two-Step Sign-In').locator('..');
+  await expect(twoStep).toContainText('On');
+  await page.getByRole('link', { name: 'Edit' }).click();
+  const card = twoStepCard(page);
+  await expect(card).toContainText(`On: signing in asks ${person.name} for a code from an authenticator app.`);
+  await card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' }).click();
+  const confirm = page.getByRole('dialog', { name: `Turn off two-step sign-in for ${person.name}?` });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' }).click();
+  await screenshots(page, 'admin-user-turn-off-two-step');
+  await confirm.getByRole('button', { name: 'Turn Off' }).click();
+  await expect(card.getByRole('status')).toHaveText(`Two-step sign-in is off. ${person.name} signs in with their password alone.`);
+  await expect(card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' })).toBeHidden();
+  await screenshots(page, 'admin-user-two-step-off');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(twoStep).toContainText('Off');
+
+  const theirs = await browser.newContext();
+  await signInToHome(await theirs.newPage(), person);
+  await theirs.close();
+});
