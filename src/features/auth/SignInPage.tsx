@@ -7,6 +7,7 @@ import { loginRequestSchema, loginWithCodeSchema } from '../../../contract/accou
 import { capitalise } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
 import { useSession } from '../../app/session-context';
+import { AuthenticatorCodeInput } from '../../ui/AuthenticatorCodeInput';
 import { AnchorLink } from '../../ui/links';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
@@ -73,17 +74,13 @@ export function SignInPage({ search }: { search: FromSearch }) {
             error={fields.password.errors?.[0]}
           />
           {askCode && (
-            <TextInput
-              {...getInputProps(fields.code, { type: 'text' })}
+            <AuthenticatorCodeInput
               key={fields.code.key}
+              field={fields.code}
               label="Authentication code"
               description="Two-step sign-in is on: type the 6-digit code your authenticator app shows for Home Guard."
-              placeholder="123 456"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
               autoFocus
-              error={fields.code.errors?.[0] ?? codeError}
+              serverError={codeError}
             />
           )}
           <AnchorLink to="/auth/forgot-password" search={search} size="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>

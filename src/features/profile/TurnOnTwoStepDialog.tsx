@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Anchor, Button, Center, Group, Loader, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Center, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { authenticatorCodeField, twoStepSetupSchema, twoStepStatusSchema, type TwoStepSetup, type TwoStepStatus } from '../../../contract/two-step';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
+import { AuthenticatorCodeInput } from '../../ui/AuthenticatorCodeInput';
 import { CopyButton } from '../../ui/CopyButton';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { QrCode } from '../../ui/QrCode';
@@ -71,16 +72,7 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
             <form {...getFormProps(form)}>
               <Stack gap="sm">
                 <OutcomeAlert outcome={turningOn.outcome} />
-                <TextInput
-                  {...getInputProps(fields.code, { type: 'text' })}
-                  key={fields.code.key}
-                  label="2. Type the 6-digit code the app shows"
-                  placeholder="123 456"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={7}
-                  error={fields.code.errors?.[0]}
-                />
+                <AuthenticatorCodeInput key={fields.code.key} field={fields.code} label="2. Type the 6-digit code the app shows" />
                 <Group justify="flex-end" mt="sm">
                   <Button variant="default" onClick={onClose}>
                     Cancel
