@@ -117,11 +117,11 @@ export class AccountsService {
 
   /** Sets a new password and ends every session of the account (the command line's reset). */
   async resetPassword(email: string, password: string): Promise<void> {
-    await this.setPassword((await this.findByEmail(email)).id, password);
+    await this.setPassword((await this.accountByEmail(email)).id, password);
   }
 
   /** The account with this email, for the command line; a clear error when there is none. */
-  async findByEmail(email: string): Promise<UserRow> {
+  async accountByEmail(email: string): Promise<UserRow> {
     const user = await this.users.findByEmail(email);
     if (!user) throw AppError.notFound('account');
     return user;

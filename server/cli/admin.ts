@@ -80,7 +80,7 @@ async function withServices(work: (services: Services) => Promise<string>): Prom
 
 function turnOffTwoStep(email: string): Promise<string> {
   return withServices(async (services) => {
-    const user = await services.accounts.findByEmail(email);
+    const user = await services.accounts.accountByEmail(email);
     const { enabled } = await services.authenticatorApps.status(user.id);
     await services.authenticatorApps.turnOff(user.id);
     return enabled ? `two-step sign-in of ${email} turned off; the password alone signs in` : `two-step sign-in of ${email} was already off`;
