@@ -81,5 +81,20 @@ export const profileSchema = z.object({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
+/** One place the signed-in person is signed in to Home Guard (GET /api/v1/auth/sessions). */
+export const ownSessionSchema = z.object({
+  id: z.string(),
+  /** base64 of JSON {os, os_version, browser, browser_version}, as in the admin's session list. */
+  device_info: z.string(),
+  ip_address: z.string().nullable(),
+  issued_at: z.string(),
+  last_active: z.string(),
+  /** The session the request came from: this device. */
+  current: z.boolean(),
+});
+export type OwnSession = z.infer<typeof ownSessionSchema>;
+/** Live sessions only, the current one first, then the most recently active. */
+export const ownSessionListSchema = z.object({ items: z.array(ownSessionSchema) });
+
 /** Calls without a payload accept an empty body or `{}`; anything else is refused. */
 export const emptyBodySchema = z.union([z.undefined(), z.null(), z.object({}).strict()]).optional();

@@ -7,6 +7,7 @@ import { avatarRoutes } from './avatars/routes';
 import { oauthRoutes } from './oauth/routes';
 import { healthRoutes } from './operations/health-routes';
 import { installMetrics } from './operations/metrics';
+import { ownSessionsRoutes } from './sessions/routes';
 import { twoStepRoutes } from './two-step/routes';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   if (config.metrics) installMetrics(app);
   await app.register(accountsRoutes, { services });
   await app.register(twoStepRoutes, { services });
+  await app.register(ownSessionsRoutes, { services });
   await app.register(verificationRoutes, { services });
   await app.register(avatarRoutes, { services });
   await app.register(apiServicesRoutes, { services });

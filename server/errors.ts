@@ -67,6 +67,9 @@ export class AppError extends Error {
   static notFound(what = 'resource') {
     return new AppError(404, `${what} not found`);
   }
+  static thisDevice() {
+    return new AppError(409, 'This is the device you are using; sign out from Home instead');
+  }
   static emailTaken() {
     return new AppError(409, 'email is already registered');
   }

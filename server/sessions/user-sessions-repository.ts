@@ -75,6 +75,20 @@ export class UserSessionsRepository {
     });
   }
 
+  /** A user's live sessions, most recently active first (at most `limit`). */
+  liveSessionsOfUser(userId: string, now: number, limit: number): Promise<UserSessionRow[]> {
+    return this.db
+      .selectFrom('user_sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('last_active', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   /** Revokes a session and withdraws every token it still has. */
   async revoke(sessionId: string, now: number): Promise<void> {
     await this.db.transaction().execute(async (tx) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RefreshResponse } from '../../contract/accounts';
+import type { OwnSession, RefreshResponse } from '../../contract/accounts';
 import { AppError } from '../errors';
 import type { AccessTokens } from './access-tokens';
 import { deviceInfoFromUserAgent } from './device-info';
@@ -99,6 +99,30 @@ export class UserSessionsService {
     const user = await this.sessions.findUserOfLiveSession(claims.sessionId, claims.userId, this.clock());
     if (!user) throw AppError.invalidToken();
     return { ...claims, isAdmin: user.is_admin === 1, user };
+  }
+
+  /** Where the person is signed in: this device first, then the most recently active (up to 100). */
+  async ownSessions(auth: Authenticated): Promise<OwnSession[]> {
+    const rows = await this.sessions.liveSessionsOfUser(auth.userId, this.clock(), 100);
+    return rows
+      .map((row) => ({
+        id: row.id,
+        device_info: row.device_info,
+        ip_address: row.ip_address,
+        issued_at: new Date(Number(row.issued_at)).toISOString(),
+        last_active: new Date(Number(row.last_active)).toISOString(),
+        current: row.id === auth.sessionId,
+      }))
+      .sort((a, b) => Number(b.current) - Number(a.current));
+  }
+
+  /** Signs the person out on another of their devices; this device signs out from Home instead. */
+  async endOwnSession(auth: Authenticated, sessionId: string): Promise<void> {
+    if (sessionId === auth.sessionId) throw AppError.thisDevice();
+    const session = await this.sessions.findById(sessionId);
+    // Someone else's session is "not found" too: ids say nothing about other accounts.
+    if (!session || session.user_id !== auth.userId || session.revoked_at !== null) throw AppError.notFound('session');
+    await this.sessions.revoke(sessionId, this.clock());
   }
 
   revoke(sessionId: string): Promise<void> {

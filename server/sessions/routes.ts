@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { emptyBodySchema, ownSessionListSchema } from '../../contract/accounts';
+import { errorBodySchema } from '../../contract/errors';
+import type { Services } from '../services';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+
+/** The signed-in person's own sessions: where they are signed in, and signing out another device. */
+export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get('/api/v1/auth/sessions', { onRequest: services.authenticate, schema: { response: { 200: ownSessionListSchema, ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { items: await services.sessions.ownSessions(request.auth!) };
+  });
+
+  app.delete('/api/v1/auth/sessions/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await services.sessions.endOwnSession(request.auth!, request.params.id);
+    return {};
+  });
+};
