@@ -7,8 +7,9 @@ import { lazyPage } from '../../app/lazy-page';
 // Its dialog (Mantine's Modal) would otherwise join the first load of every page, Sign In's too.
 const ChangePasswordSection = lazyPage(() => import('./ChangePasswordSection'), 'ChangePasswordSection', null);
 const TwoStepSection = lazyPage(() => import('./TwoStepSection'), 'TwoStepSection', null);
+const DevicesSection = lazyPage(() => import('./DevicesSection'), 'DevicesSection', null);
 
-/** The profile picture and full name, read-only (spec §2); changing one's password (ASVS 2.1.5) and two-step sign-in. */
+/** The profile picture and full name, read-only (spec §2); changing one's password (ASVS 2.1.5), two-step sign-in, and the devices signed in. */
 export function PersonalInfoPage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
@@ -29,6 +30,7 @@ export function PersonalInfoPage() {
       </Paper>
       <ChangePasswordSection />
       <TwoStepSection />
+      <DevicesSection />
     </Stack>
   );
 }

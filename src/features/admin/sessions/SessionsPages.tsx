@@ -7,7 +7,7 @@ import { ServerIcon } from '../../../ui/icons';
 import { AnchorLink } from '../../../ui/links';
 import { AdminPage, SearchBox } from '../shared/AdminPage';
 import type { Column } from '../shared/DataTable';
-import { deviceSource } from '../shared/format';
+import { deviceSource } from '../../../ui/device-source';
 import { Pager } from '../shared/Pager';
 import { useApiData } from '../shared/use-api-data';
 import { SessionStatus, SessionsTable, SessionUser, type SessionRow } from './SessionsTable';

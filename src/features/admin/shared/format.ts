@@ -14,17 +14,6 @@ export function pageWindow(current: number, total: number): number[] {
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
 }
 
-/** A session's source: its device_info (base64 JSON) as "os os_version, browser browser_version". */
-export function deviceSource(deviceInfo: string): string {
-  try {
-    const info = JSON.parse(atob(deviceInfo)) as Record<string, string | undefined>;
-    const part = (name?: string, version?: string) => [name, version].filter(Boolean).join(' ');
-    return [part(info.os, info.os_version), part(info.browser, info.browser_version)].filter(Boolean).join(', ') || 'Unknown';
-  } catch {
-    return 'Unknown';
-  }
-}
-
 /** A session's status (spec §4): Active/Inactive, ' (Expired)' once expires_at has passed, red unless active and unexpired. */
 export function statusOf(session: { is_active: boolean; expires_at: string | null }, now: number): { label: string; red: boolean } {
   const expired = session.expires_at !== null && new Date(session.expires_at).getTime() <= now;
