@@ -1,5 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
+import { useEffect, useRef } from 'react';
 import { OfflineIcon } from './icons';
 import { ButtonLink } from './links';
 import { NoticeCard } from './NoticeCard';
@@ -11,7 +12,7 @@ type Props = { title: string; message: string; detail: string; onRetry: () => vo
  * such, not as a refusal, with Try again. Coming back online tries again by itself.
  */
 export function RetryCard({ title, message, detail, onRetry }: Props) {
-  useWindowEvent('online', onRetry);
+  useRetryOnceOnline(onRetry);
   return (
     <NoticeCard icon={<OfflineIcon size={30} />} colour="yellow" title={title}>
       <Text c="dimmed">{message}</Text>
@@ -26,4 +27,20 @@ export function RetryCard({ title, message, detail, onRetry }: Props) {
       </Group>
     </NoticeCard>
   );
+}
+
+/**
+ * 'online' fires when the page's connection is back, which can be a moment before the service
+ * worker's is: a request sent at once may still fail, and leave the card up with no event left to
+ * wait for. So the retry waits a second.
+ */
+const ONLINE_SETTLE_MS = 1_000;
+
+function useRetryOnceOnline(onRetry: () => void): void {
+  const timer = useRef<number | undefined>(undefined);
+  useWindowEvent('online', () => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(onRetry, ONLINE_SETTLE_MS);
+  });
+  useEffect(() => () => window.clearTimeout(timer.current), []);
 }
