@@ -96,5 +96,18 @@ export type OwnSession = z.infer<typeof ownSessionSchema>;
 /** Live sessions only, the current one first, then the most recently active. */
 export const ownSessionListSchema = z.object({ items: z.array(ownSessionSchema) });
 
+/** A service the person is signed in to through Home Guard (GET /api/v1/auth/services). */
+export const signedInServiceSchema = z.object({
+  service_id: z.string(),
+  name: z.string(),
+  icon_url: z.string().nullable(),
+  /** Live sessions at the service: one per device or app that signed in. */
+  sessions: z.number().int(),
+  last_active: z.string(),
+});
+export type SignedInService = z.infer<typeof signedInServiceSchema>;
+/** Most recently active first. */
+export const signedInServiceListSchema = z.object({ items: z.array(signedInServiceSchema) });
+
 /** Calls without a payload accept an empty body or `{}`; anything else is refused. */
 export const emptyBodySchema = z.union([z.undefined(), z.null(), z.object({}).strict()]).optional();

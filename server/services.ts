@@ -24,6 +24,7 @@ import { EndSession } from './oauth/end-session';
 import { IdTokenHints } from './oauth/id-token-hints';
 import { LastActiveBatch } from './oauth/last-active-batch';
 import { ServiceSessionsRepository } from './oauth/service-sessions-repository';
+import { SignedInServices } from './oauth/signed-in-services';
 import { TokenEndpoint } from './oauth/token-endpoint';
 import { TokenIntrospection } from './oauth/token-introspection';
 import { TokenIssuer } from './oauth/token-issuer';
@@ -83,6 +84,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     tokens: new TokenEndpoint(serviceSessions, tokenIssuer, config.refreshTokenTtl, clock),
     introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
+    signedInServices: new SignedInServices(db, clock),
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
   const usersAdmin = new UsersAdmin(db, accounts, authenticatorApps, clock);

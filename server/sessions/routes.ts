@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { emptyBodySchema, ownSessionListSchema } from '../../contract/accounts';
+import { emptyBodySchema, ownSessionListSchema, signedInServiceListSchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
-/** The signed-in person's own sessions: where they are signed in, and signing out another device. */
+/**
+ * The signed-in person's own sessions: the devices signed in to Home Guard, and the services
+ * signed in through it; each can be signed out.
+ */
 export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get('/api/v1/auth/sessions', { onRequest: services.authenticate, schema: { response: { 200: ownSessionListSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -15,6 +18,16 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
 
   app.delete('/api/v1/auth/sessions/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.sessions.endOwnSession(request.auth!, request.params.id);
+    return {};
+  });
+
+  app.get('/api/v1/auth/services', { onRequest: services.authenticate, schema: { response: { 200: signedInServiceListSchema, ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { items: await services.oauth.signedInServices.list(request.auth!.userId) };
+  });
+
+  app.delete('/api/v1/auth/services/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    await services.oauth.signedInServices.signOut(request.auth!.userId, request.params.id);
     return {};
   });
 };

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { verifiedPerson } from './support/api';
+import { E2E_ADMIN } from './global-setup';
+import { createService, E2E_URL, login, verifiedPerson } from './support/api';
 import { screenshots, signInToHome } from './support/ui';
 
 const FIREFOX_ON_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0';
@@ -28,4 +29,42 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   await phone.reload();
   await expect(phone.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await phoneContext.close();
+});
+
+test('a person signs out of a service from Personal Info: its tokens stop working, other services stay', async ({ page }) => {
+  const person = await verifiedPerson('services');
+  const callback = 'https://apps.e2e.test/callback';
+  const names = { wiki: `Wiki ${Date.now().toString(36)}`, photos: `Photos ${Date.now().toString(36)}` };
+  const wiki = await createService(E2E_ADMIN, { name: names.wiki, redirect_uris: [callback] });
+  const photos = await createService(E2E_ADMIN, { name: names.photos, redirect_uris: [callback] });
+  type Service = typeof wiki;
+  const tokenRequest = (service: Service, form: Record<string, string>) =>
+    fetch(`${E2E_URL}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...form }) }).then((r) => r.json() as Promise<Record<string, string>>);
+  // Each service signs in as its relying party would: a code for the person, exchanged for tokens.
+  const { access } = await login(person);
+  const signInTo = async (service: Service) => {
+    const answer = await fetch(`${E2E_URL}/api/v1/oauth/code`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` }, body: JSON.stringify({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid offline_access' }) });
+    const { code } = (await answer.json()) as { code: string };
+    return tokenRequest(service, { grant_type: 'authorization_code', code, redirect_uri: callback });
+  };
+  const wikiTokens = await signInTo(wiki);
+  await signInTo(wiki);
+  const photoTokens = await signInTo(photos);
+
+  await signInToHome(page, person);
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Services' }) });
+  await expect(card.getByText(/^2 sessions · Last active /)).toBeVisible();
+  await expect(card.getByText(/^1 session · Last active /)).toBeVisible();
+  await screenshots(page, 'personal-info-services');
+
+  await card.getByRole('button', { name: `Sign out ${names.wiki}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`You are signed out of ${names.wiki}.`);
+  await expect(card.getByText(names.wiki, { exact: true })).toBeHidden();
+  await expect(card.getByText(names.photos, { exact: true })).toBeVisible();
+  expect((await tokenRequest(wiki, { grant_type: 'refresh_token', refresh_token: wikiTokens.refresh_token! })).error).toBe('invalid_grant');
+  expect((await tokenRequest(photos, { grant_type: 'refresh_token', refresh_token: photoTokens.refresh_token! })).access_token).toBeTruthy();
+
+  await card.getByRole('button', { name: `Sign out ${names.photos}` }).click();
+  await expect(card.getByText('You are not signed in to any service.')).toBeVisible();
 });

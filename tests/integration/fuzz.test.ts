@@ -53,6 +53,7 @@ const targets: Target[] = [
   { method: 'PUT', url: () => '/api/v1/auth/two-step', fields: ['secret', 'code'], token: () => user.access, valid: fc.record({ secret: fc.stringMatching(/^[A-Z2-7]{32}$/), code: sixDigits }) },
   { method: 'DELETE', url: () => '/api/v1/auth/two-step', fields: ['current_password'], token: () => user.access },
   { method: 'DELETE', url: () => '/api/v1/auth/sessions/not-a-session', fields: [], token: () => user.access },
+  { method: 'DELETE', url: () => '/api/v1/auth/services/not-a-service', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/email/otp', fields: ['otp'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/verify', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/admin/api-services', fields: ['name', 'description', 'redirect_uris', 'scopes', 'grant_types', 'is_active', 'icon_url'], token: () => admin.access, valid: fc.record({ name: text, description: text, redirect_uris: fc.array(fc.webUrl(), { minLength: 1, maxLength: 3 }), scopes, grant_types: fc.subarray(['authorization_code', 'refresh_token']) }) },

@@ -8,8 +8,9 @@ import { lazyPage } from '../../app/lazy-page';
 const ChangePasswordSection = lazyPage(() => import('./ChangePasswordSection'), 'ChangePasswordSection', null);
 const TwoStepSection = lazyPage(() => import('./TwoStepSection'), 'TwoStepSection', null);
 const DevicesSection = lazyPage(() => import('./DevicesSection'), 'DevicesSection', null);
+const ServicesSection = lazyPage(() => import('./ServicesSection'), 'ServicesSection', null);
 
-/** The profile picture and full name, read-only (spec §2); changing one's password (ASVS 2.1.5), two-step sign-in, and the devices signed in. */
+/** The profile picture and full name, read-only (spec §2); changing one's password (ASVS 2.1.5), two-step sign-in, and the devices and services signed in. */
 export function PersonalInfoPage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
@@ -31,6 +32,7 @@ export function PersonalInfoPage() {
       <ChangePasswordSection />
       <TwoStepSection />
       <DevicesSection />
+      <ServicesSection />
     </Stack>
   );
 }

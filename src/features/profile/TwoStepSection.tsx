@@ -1,28 +1,19 @@
-import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { twoStepStatusSchema, type TwoStepStatus } from '../../../contract/two-step';
-import { callApi } from '../../api/client';
-import { errorMessage } from '../../api/errors';
-import { useSession } from '../../app/session-context';
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
+import { LoadFailedAlert } from './LoadFailedAlert';
 import { TurnOffTwoStepDialog } from './TurnOffTwoStepDialog';
 import { TurnOnTwoStepDialog } from './TurnOnTwoStepDialog';
+import { useOwnData } from './use-own-data';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /** Two-step sign-in with an authenticator app: its state, and the dialogs that turn it on and off. */
 export function TwoStepSection() {
-  const session = useSession();
-  const [status, setStatus] = useState<TwoStepStatus | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { data: status, setData: setStatus, error, reload } = useOwnData('/api/v1/auth/two-step', twoStepStatusSchema);
   const [dialog, setDialog] = useState<'on' | 'off' | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
-
-  const load = () => {
-    setLoadError(null);
-    callApi(session.connection, 'GET', '/api/v1/auth/two-step', twoStepStatusSchema).then(setStatus, (error: unknown) => setLoadError(errorMessage(error)));
-  };
-  useEffect(load, [session]);
 
   const open = (which: 'on' | 'off') => {
     setOutcome(null);
@@ -41,14 +32,7 @@ export function TwoStepSection() {
           Two-Step Sign-In
         </Title>
         <OutcomeAlert outcome={outcome} />
-        {loadError && (
-          <Alert color="red" variant="light" role="alert">
-            {loadError}{' '}
-            <Button variant="subtle" size="compact-sm" onClick={load}>
-              Try again
-            </Button>
-          </Alert>
-        )}
+        <LoadFailedAlert message={error} onRetry={reload} />
         <Text size="sm" c="dimmed">
           {status?.enabled
             ? `On since ${formatDate(status.since!)}. Signing in asks for your password and a code from your authenticator app.`

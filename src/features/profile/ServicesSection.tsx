@@ -1,0 +1,49 @@
+import { Avatar, Paper, Stack, Text, Title } from '@mantine/core';
+import { z } from 'zod';
+import { signedInServiceListSchema } from '../../../contract/accounts';
+import { callApi } from '../../api/client';
+import { useSession } from '../../app/session-context';
+import { ServerIcon } from '../../ui/icons';
+import { WHEN } from './DevicesSection';
+import { LoadFailedAlert } from './LoadFailedAlert';
+import { SignOutList } from './SignOutList';
+import { useOwnData } from './use-own-data';
+
+/** The services signed in through Home Guard; signing out of one ends its sessions on every device. */
+export function ServicesSection() {
+  const session = useSession();
+  const { data, setData, error, reload } = useOwnData('/api/v1/auth/services', signedInServiceListSchema);
+  const items = data?.items.map((service) => ({
+    id: service.service_id,
+    name: service.name,
+    detail: `${service.sessions === 1 ? '1 session' : `${service.sessions} sessions`} · Last active ${WHEN.format(new Date(service.last_active))}`,
+    leading: (
+      <Avatar src={service.icon_url} alt="" size={32} radius="sm" color="blue">
+        <ServerIcon size={18} />
+      </Avatar>
+    ),
+  }));
+
+  return (
+    <Paper withBorder radius="lg" p="lg">
+      <Stack gap="sm">
+        <Title order={2} fz="lg">
+          Services
+        </Title>
+        <Text size="sm" c="dimmed">
+          The services you signed in to with Home Guard. Signing out of one ends its sessions on all your devices; it asks you to sign in again.
+        </Text>
+        <LoadFailedAlert message={error} onRetry={reload} />
+        <SignOutList
+          items={items ?? null}
+          empty="You are not signed in to any service."
+          signOut={async (service) => {
+            await callApi(session.connection, 'DELETE', `/api/v1/auth/services/${encodeURIComponent(service.id)}`, z.object({}));
+            return `You are signed out of ${service.name}.`;
+          }}
+          onSignedOut={(id) => setData((current) => current && { items: current.items.filter((service) => service.service_id !== id) })}
+        />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,75 @@
+import { Badge, Button, Divider, Group, Stack, Text } from '@mantine/core';
+import { Fragment, useState, type ReactNode } from 'react';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
+import { useAsyncAction } from '../../ui/use-async-action';
+
+export type SignOutListItem = {
+  id: string;
+  /** Shown in bold, and named by the row's Sign Out button for screen readers. */
+  name: string;
+  detail: string;
+  leading?: ReactNode;
+  /** This device's own row: marked, and without Sign Out. */
+  current?: boolean;
+};
+
+type Props = {
+  items: SignOutListItem[] | null;
+  /** What an empty list says. */
+  empty?: string;
+  /** Signs the item out; answers the message to show. The list drops the row once it resolves. */
+  signOut: (item: SignOutListItem) => Promise<string>;
+  onSignedOut: (id: string) => void;
+};
+
+/** Rows of places the person is signed in (devices, services), each with its own Sign Out. */
+export function SignOutList({ items, empty, signOut, onSignedOut }: Props) {
+  const signingOut = useAsyncAction('Signing out');
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  const run = (item: SignOutListItem) => {
+    setPendingId(item.id);
+    void signingOut.run(async () => {
+      const message = await signOut(item);
+      onSignedOut(item.id);
+      signingOut.setOutcome({ kind: 'success', message });
+    });
+  };
+
+  return (
+    <Stack gap="sm">
+      <OutcomeAlert outcome={signingOut.outcome} />
+      {items?.length === 0 && empty && (
+        <Text size="sm" fs="italic">
+          {empty}
+        </Text>
+      )}
+      {items?.map((item, index) => (
+        <Fragment key={item.id}>
+          {index > 0 && <Divider />}
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <Group wrap="nowrap" gap="sm">
+              {item.leading}
+              <div>
+                <Text size="sm" fw={600}>
+                  {item.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {item.detail}
+                </Text>
+              </div>
+            </Group>
+            {item.current ? (
+              <Badge variant="light" style={{ flexShrink: 0 }}>
+                This device
+              </Badge>
+            ) : (
+              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`Sign out ${item.name}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item)}>
+                Sign Out
+              </Button>
+            )}
+          </Group>
+        </Fragment>
+      ))}
+    </Stack>
+  );
+}

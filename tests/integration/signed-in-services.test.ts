@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+let f: OidcFixture;
+beforeEach(async () => {
+  f = await startOidcFixture();
+});
+afterEach(async () => f.close());
+
+type Service = Awaited<ReturnType<OidcFixture['createService']>>;
+const tokenForm = (service: Service, extra: Record<string, string>) =>
+  fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...extra }) }).then((r) => r.json());
+
+/** Signs in to a service as the relying party would: a code, exchanged for tokens. */
+async function signInTo(service: Service, firstPartyToken: string) {
+  const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid offline_access' }, firstPartyToken)).body.code as string;
+  return (await tokenForm(service, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })) as { access_token: string; refresh_token: string };
+}
+const userinfo = (token: string) => oidcJson(f.issuer, 'GET', '/api/v1/oauth/userinfo', undefined, token);
+const signedIn = async (token: string) => (await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, token)).body.items as Array<Record<string, unknown>>;
+
+describe('the services a person is signed in to', () => {
+  it('lists them with their session counts, and signing out of one ends only that person\'s sessions there', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const immich = await f.createService({ name: 'Immich', icon_url: 'https://immich.lan/icon.png' });
+    const laptop = await signInTo(grafana, f.user.access);
+    const phone = await signInTo(grafana, f.user.access);
+    const photos = await signInTo(immich, f.user.access);
+    const adminGrafana = await signInTo(grafana, f.adminToken);
+
+    const listed = await signedIn(f.user.access);
+    expect(listed.map(({ name, sessions, icon_url }) => ({ name, sessions, icon_url }))).toEqual(
+      expect.arrayContaining([
+        { name: 'Grafana', sessions: 2, icon_url: null },
+        { name: 'Immich', sessions: 1, icon_url: 'https://immich.lan/icon.png' },
+      ]),
+    );
+    expect(listed).toHaveLength(2);
+
+    const out = await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access);
+    expect(out.status).toBe(200);
+    for (const tokens of [laptop, phone]) {
+      expect((await userinfo(tokens.access_token)).status, 'its access tokens stop at once').toBe(401);
+      expect((await tokenForm(grafana, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).error).toBe('invalid_grant');
+    }
+    expect((await userinfo(photos.access_token)).status, 'other services stay signed in').toBe(200);
+    expect((await userinfo(adminGrafana.access_token)).status, 'other people stay signed in').toBe(200);
+    expect((await signedIn(f.user.access)).map((s) => s.name)).toEqual(['Immich']);
+  });
+
+  it('answers 404 for a service the person is not signed in to, and 401 without a token, changing nothing', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const adminGrafana = await signInTo(grafana, f.adminToken);
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access)).status).toBe(404);
+    expect((await oidcJson(f.issuer, 'DELETE', '/api/v1/auth/services/no-such-service', undefined, f.user.access)).status).toBe(404);
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`)).status).toBe(401);
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/services')).status).toBe(401);
+    expect(await signedIn(f.user.access)).toEqual([]);
+    expect((await userinfo(adminGrafana.access_token)).status).toBe(200);
+  });
+});
