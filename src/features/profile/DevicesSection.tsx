@@ -1,10 +1,10 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
 import { z } from 'zod';
 import { ownSessionListSchema } from '../../../contract/accounts';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
 import { deviceSource } from '../../ui/device-source';
 import { LoadFailedAlert } from './LoadFailedAlert';
+import { ProfileCard } from './ProfileCard';
 import { SignOutList } from './SignOutList';
 import { useOwnData } from './use-own-data';
 
@@ -22,24 +22,16 @@ export function DevicesSection() {
   }));
 
   return (
-    <Paper withBorder radius="lg" p="lg">
-      <Stack gap="sm">
-        <Title order={2} fz="lg">
-          Devices
-        </Title>
-        <Text size="sm" c="dimmed">
-          Where you are signed in to Home Guard. If you do not recognise one, sign it out and change your password.
-        </Text>
-        <LoadFailedAlert message={error} onRetry={reload} />
-        <SignOutList
-          items={items ?? null}
-          signOut={async (device) => {
-            await callApi(session.connection, 'DELETE', `/api/v1/auth/sessions/${encodeURIComponent(device.id)}`, z.object({}));
-            return `${device.name} is signed out.`;
-          }}
-          onSignedOut={(id) => setData((current) => current && { items: current.items.filter((device) => device.id !== id) })}
-        />
-      </Stack>
-    </Paper>
+    <ProfileCard title="Devices" description="Where you are signed in to Home Guard. If you do not recognise one, sign it out and change your password.">
+      <LoadFailedAlert message={error} onRetry={reload} />
+      <SignOutList
+        items={items ?? null}
+        signOut={async (device) => {
+          await callApi(session.connection, 'DELETE', `/api/v1/auth/sessions/${encodeURIComponent(device.id)}`, z.object({}));
+          return `${device.name} is signed out.`;
+        }}
+        onSignedOut={(id) => setData((current) => current && { items: current.items.filter((device) => device.id !== id) })}
+      />
+    </ProfileCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Avatar, Paper, Stack, Text, Title } from '@mantine/core';
+import { Avatar } from '@mantine/core';
 import { z } from 'zod';
 import { signedInServiceListSchema } from '../../../contract/accounts';
 import { callApi } from '../../api/client';
@@ -6,6 +6,7 @@ import { useSession } from '../../app/session-context';
 import { ServerIcon } from '../../ui/icons';
 import { WHEN } from './DevicesSection';
 import { LoadFailedAlert } from './LoadFailedAlert';
+import { ProfileCard } from './ProfileCard';
 import { SignOutList } from './SignOutList';
 import { useOwnData } from './use-own-data';
 
@@ -25,25 +26,17 @@ export function ServicesSection() {
   }));
 
   return (
-    <Paper withBorder radius="lg" p="lg">
-      <Stack gap="sm">
-        <Title order={2} fz="lg">
-          Services
-        </Title>
-        <Text size="sm" c="dimmed">
-          The services you signed in to with Home Guard. Signing out of one ends its sessions on all your devices; it asks you to sign in again.
-        </Text>
-        <LoadFailedAlert message={error} onRetry={reload} />
-        <SignOutList
-          items={items ?? null}
-          empty="You are not signed in to any service."
-          signOut={async (service) => {
-            await callApi(session.connection, 'DELETE', `/api/v1/auth/services/${encodeURIComponent(service.id)}`, z.object({}));
-            return `You are signed out of ${service.name}.`;
-          }}
-          onSignedOut={(id) => setData((current) => current && { items: current.items.filter((service) => service.service_id !== id) })}
-        />
-      </Stack>
-    </Paper>
+    <ProfileCard title="Services" description="The services you signed in to with Home Guard. Signing out of one ends its sessions on all your devices; it asks you to sign in again.">
+      <LoadFailedAlert message={error} onRetry={reload} />
+      <SignOutList
+        items={items ?? null}
+        empty="You are not signed in to any service."
+        signOut={async (service) => {
+          await callApi(session.connection, 'DELETE', `/api/v1/auth/services/${encodeURIComponent(service.id)}`, z.object({}));
+          return `You are signed out of ${service.name}.`;
+        }}
+        onSignedOut={(id) => setData((current) => current && { items: current.items.filter((service) => service.service_id !== id) })}
+      />
+    </ProfileCard>
   );
 }

@@ -1,8 +1,9 @@
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useState } from 'react';
 import { twoStepStatusSchema, type TwoStepStatus } from '../../../contract/two-step';
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
 import { LoadFailedAlert } from './LoadFailedAlert';
+import { ProfileCard } from './ProfileCard';
 import { TurnOffTwoStepDialog } from './TurnOffTwoStepDialog';
 import { TurnOnTwoStepDialog } from './TurnOnTwoStepDialog';
 import { useOwnData } from './use-own-data';
@@ -26,26 +27,25 @@ export function TwoStepSection() {
   };
 
   return (
-    <Paper withBorder radius="lg" p="lg">
-      <Stack gap="sm" align="flex-start">
-        <Title order={2} fz="lg">
-          Two-Step Sign-In
-        </Title>
-        <OutcomeAlert outcome={outcome} />
-        <LoadFailedAlert message={error} onRetry={reload} />
-        <Text size="sm" c="dimmed">
-          {status?.enabled
-            ? `On since ${formatDate(status.since!)}. Signing in asks for your password and a code from your authenticator app.`
-            : 'Ask for a code from an authenticator app on your phone as well as your password, so a stolen password alone cannot sign in.'}
-        </Text>
-        {status && (
+    <ProfileCard
+      title="Two-Step Sign-In"
+      description={
+        status?.enabled
+          ? `On since ${formatDate(status.since!)}. Signing in asks for your password and a code from your authenticator app.`
+          : 'Ask for a code from an authenticator app on your phone as well as your password, so a stolen password alone cannot sign in.'
+      }
+    >
+      <OutcomeAlert outcome={outcome} />
+      <LoadFailedAlert message={error} onRetry={reload} />
+      {status && (
+        <Group>
           <Button variant="default" onClick={() => open(status.enabled ? 'off' : 'on')}>
             {status.enabled ? 'Turn Off' : 'Turn On'}
           </Button>
-        )}
-      </Stack>
+        </Group>
+      )}
       {dialog === 'on' && <TurnOnTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is on. Next time you sign in, have your authenticator app ready.')} />}
       {dialog === 'off' && <TurnOffTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is off. Signing in asks for your password only.')} />}
-    </Paper>
+    </ProfileCard>
   );
 }
