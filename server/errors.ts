@@ -12,6 +12,8 @@ export class AppError extends Error {
     message: string,
     readonly field?: string,
     readonly headers: Record<string, string> = {},
+    /** For the metrics: a refusal that is a step of a sign-in, not a failure. */
+    readonly expected = false,
   ) {
     super(message);
     this.name = 'AppError';
@@ -39,7 +41,7 @@ export class AppError extends Error {
     return new AppError(400, 'This link has expired or was already used. Ask for a new one.');
   }
   static authenticatorCodeRequired() {
-    return new AppError(401, 'Enter the 6-digit code from your authenticator app', 'code');
+    return new AppError(401, 'Enter the 6-digit code from your authenticator app', 'code', {}, true);
   }
   static authenticatorCodeWrong(status: 400 | 401 = 401) {
     return new AppError(status, 'The code is not correct; check that the app shows Home Guard and try the newest code', 'code');
@@ -152,6 +154,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(500).send({ error: 'Internal server error' });
     }
     if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
+    request.answeredExpectedRefusal = known.expected;
     return reply
       .code(known.statusCode)
       .headers(known.headers)

@@ -35,6 +35,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `services.authenticate` on routes that require a signed-in user. */
     auth?: Authenticated;
+    /** Set by the error handler when the refusal is a step of a flow (sign-in asking for the code). */
+    answeredExpectedRefusal?: boolean;
   }
 }
 

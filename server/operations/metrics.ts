@@ -50,7 +50,8 @@ const OUTCOMES: Record<string, { metric: string; help: string }> = {
   '/api/v1/auth/refresh': { metric: 'home_guard_refreshes_total', help: 'First-party token refreshes by result.' },
   '/api/v1/oauth/token': { metric: 'home_guard_token_grants_total', help: 'Token endpoint answers by result.' },
 };
-const resultOf = (status: number) => (status < 400 ? 'success' : status === 429 ? 'throttled' : 'failure');
+// A sign-in asked for its two-step code is neither a success nor a failure yet.
+const resultOf = (status: number, expected: boolean) => (status < 400 ? 'success' : status === 429 ? 'throttled' : expected ? 'code_asked' : 'failure');
 
 /** GET /metrics (Prometheus text format), recorded for every request; installed only when enabled. */
 export function installMetrics(app: FastifyInstance): void {
@@ -61,7 +62,7 @@ export function installMetrics(app: FastifyInstance): void {
     metrics.count('http_requests_total', 'Requests by route and status.', { ...labels, status: String(reply.statusCode) });
     metrics.observeDuration(labels, reply.elapsedTime / 1000);
     const outcome = OUTCOMES[route];
-    if (outcome) metrics.count(outcome.metric, outcome.help, { result: resultOf(reply.statusCode) });
+    if (outcome) metrics.count(outcome.metric, outcome.help, { result: resultOf(reply.statusCode, request.answeredExpectedRefusal === true) });
   });
   app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').header('Cache-Control', 'no-store').send(metrics.render()));
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runTs } from '../support/server-process';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { totpCode, totpStep } from '../../server/two-step/totp';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -72,11 +73,16 @@ it('serves Prometheus metrics only when METRICS=true, counting routes and sign-i
   const user = await registerAndLogin(t.app);
   await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-pass1' } });
   await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
+  // With two-step sign-in on, the answer asking for the code is not a failed sign-in.
+  const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
+  await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: totpCode(secret, totpStep(Date.now())) } });
+  expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.field).toBe('code');
   const text = (await t.app.inject({ url: '/metrics' })).body;
   expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="200"} 1');
-  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="401"} 1');
+  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="401"} 2');
   expect(text).toContain('home_guard_logins_total{result="success"} 1');
   expect(text).toContain('home_guard_logins_total{result="failure"} 1');
+  expect(text).toContain('home_guard_logins_total{result="code_asked"} 1');
   expect(text).toContain('home_guard_refreshes_total{result="success"} 1');
-  expect(text).toMatch(/http_request_duration_seconds_bucket\{method="POST",route="\/api\/v1\/auth\/login",le="\+Inf"\} 2/);
+  expect(text).toMatch(/http_request_duration_seconds_bucket\{method="POST",route="\/api\/v1\/auth\/login",le="\+Inf"\} 3/);
 });
