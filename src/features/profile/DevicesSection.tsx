@@ -3,12 +3,11 @@ import { ownSessionListSchema } from '../../../contract/accounts';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
 import { deviceSource } from '../../ui/device-source';
+import { momentOf } from './dates';
 import { LoadFailedAlert } from './LoadFailedAlert';
 import { ProfileCard } from './ProfileCard';
 import { SignOutList } from './SignOutList';
 import { useOwnData } from './use-own-data';
-
-export const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Where the person is signed in to Home Guard, and signing out a device they do not recognise. */
 export function DevicesSection() {
@@ -17,7 +16,7 @@ export function DevicesSection() {
   const items = data?.items.map((device) => ({
     id: device.id,
     name: deviceSource(device.device_info),
-    detail: `${device.ip_address ?? 'No IP available'} · ${device.current ? 'Active now' : `Last active ${WHEN.format(new Date(device.last_active))}`}`,
+    detail: `${device.ip_address ?? 'No IP available'} · ${device.current ? 'Active now' : `Last active ${momentOf(device.last_active)}`}`,
     current: device.current,
   }));
 

@@ -4,7 +4,7 @@ import { signedInServiceListSchema } from '../../../contract/accounts';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
 import { ServerIcon } from '../../ui/icons';
-import { WHEN } from './DevicesSection';
+import { momentOf } from './dates';
 import { LoadFailedAlert } from './LoadFailedAlert';
 import { ProfileCard } from './ProfileCard';
 import { SignOutList } from './SignOutList';
@@ -17,7 +17,7 @@ export function ServicesSection() {
   const items = data?.items.map((service) => ({
     id: service.service_id,
     name: service.name,
-    detail: `${service.sessions === 1 ? '1 session' : `${service.sessions} sessions`} · Last active ${WHEN.format(new Date(service.last_active))}`,
+    detail: `${service.sessions === 1 ? '1 session' : `${service.sessions} sessions`} · Last active ${momentOf(service.last_active)}`,
     leading: (
       <Avatar src={service.icon_url} alt="" size={32} radius="sm" color="blue">
         <ServerIcon size={18} />

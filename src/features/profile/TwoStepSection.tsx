@@ -2,13 +2,12 @@ import { Button, Group } from '@mantine/core';
 import { useState } from 'react';
 import { twoStepStatusSchema, type TwoStepStatus } from '../../../contract/two-step';
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
+import { dayOf } from './dates';
 import { LoadFailedAlert } from './LoadFailedAlert';
 import { ProfileCard } from './ProfileCard';
 import { TurnOffTwoStepDialog } from './TurnOffTwoStepDialog';
 import { TurnOnTwoStepDialog } from './TurnOnTwoStepDialog';
 import { useOwnData } from './use-own-data';
-
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /** Two-step sign-in with an authenticator app: its state, and the dialogs that turn it on and off. */
 export function TwoStepSection() {
@@ -31,7 +30,7 @@ export function TwoStepSection() {
       title="Two-Step Sign-In"
       description={
         status?.enabled
-          ? `On since ${formatDate(status.since!)}. Signing in asks for your password and a code from your authenticator app.`
+          ? `On since ${dayOf(status.since!)}. Signing in asks for your password and a code from your authenticator app.`
           : 'Ask for a code from an authenticator app on your phone as well as your password, so a stolen password alone cannot sign in.'
       }
     >
