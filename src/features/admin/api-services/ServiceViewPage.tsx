@@ -1,9 +1,10 @@
-import { Badge, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useState } from 'react';
 import { z } from 'zod';
 import { apiServiceSchema, credentialsSchema } from '../../../../contract/services';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { ButtonLink } from '../../../ui/links';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { CopyButton } from '../../../ui/CopyButton';
@@ -86,19 +87,14 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
         </SimpleGrid>
       </Paper>
       <ConnectionDetails service={service.name} />
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Regenerate credentials?" centered>
-        <Stack>
-          <Text size="sm">The current client secret stops working at once; {service.name} must be given the new one.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void regenerate()}>
-              Regenerate
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming}
+        title="Regenerate credentials?"
+        message={`The current client secret stops working at once; ${service.name} must be given the new one.`}
+        confirmLabel="Regenerate"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void regenerate()}
+      />
       <CredentialsModal credentials={credentials} onClose={() => setCredentials(null)} />
     </AdminPage>
   );

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, Group, Modal, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Stack, Switch, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
 import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contract/admin';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
@@ -72,17 +73,14 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
           </Group>
         </Stack>
       </Paper>
-      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete this user?" centered>
-        <Text size="sm">{user.full_name} and all their sessions are deleted. This cannot be undone.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setConfirmDelete(false)}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void remove()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={confirmDelete}
+        title="Delete this user?"
+        message={`${user.full_name} and all their sessions are deleted. This cannot be undone.`}
+        confirmLabel="Delete"
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => void remove()}
+      />
     </form>
   );
 }

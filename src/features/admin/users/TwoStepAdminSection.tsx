@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contract/admin';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
 
@@ -38,17 +39,14 @@ export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
           </Button>
         )}
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Turn off two-step sign-in for ${user.full_name}?`} centered>
-        <Text size="sm">Their password alone will sign them in. Do this only when you know it is them asking.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void turnOff()}>
-            Turn Off
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming}
+        title={`Turn off two-step sign-in for ${user.full_name}?`}
+        message="Their password alone will sign them in. Do this only when you know it is them asking."
+        confirmLabel="Turn Off"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void turnOff()}
+      />
     </Paper>
   );
 }
