@@ -67,9 +67,9 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   );
   const throttle = new FailureThrottle(db, clock);
   const users = new UsersRepository(db);
-  const authenticatorApps = new AuthenticatorApps(db, clock);
-  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log }, clock);
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+  const authenticatorApps = new AuthenticatorApps(db, mailer, log, clock);
+  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log }, clock);
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);

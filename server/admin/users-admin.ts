@@ -89,8 +89,9 @@ export class UsersAdmin {
 
   /** For someone who lost their authenticator app: they sign in with their password alone, and may set it up again. */
   async turnOffTwoStep(id: string): Promise<AdminUserDetail> {
-    await this.authenticatorApps.turnOff(id);
-    return this.get(id); // 404 for an unknown id, whose delete above changed nothing
+    const row = await this.row(id);
+    await this.authenticatorApps.turnOff(row, 'administrator');
+    return toDetail(row, false);
   }
 
   /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */

@@ -82,7 +82,7 @@ function turnOffTwoStep(email: string): Promise<string> {
   return withServices(async (services) => {
     const user = await services.accounts.accountByEmail(email);
     const { enabled } = await services.authenticatorApps.status(user.id);
-    await services.authenticatorApps.turnOff(user.id);
+    await services.authenticatorApps.turnOff(user, 'administrator');
     return enabled ? `two-step sign-in of ${email} turned off; the password alone signs in` : `two-step sign-in of ${email} was already off`;
   });
 }

@@ -21,11 +21,11 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   });
 
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
-    return authenticatorApps.turnOn(request.auth!.userId, request.body.secret, request.body.code);
+    return authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
   });
 
   app.delete('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOffSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
     await accounts.provePassword(request.auth!, request.body.current_password);
-    return authenticatorApps.turnOff(request.auth!.userId);
+    return authenticatorApps.turnOff(request.auth!.user, 'self');
   });
 };

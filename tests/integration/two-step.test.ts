@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../server/two-step/totp';
+import { startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -115,5 +116,33 @@ describe('two-step sign-in', () => {
     expect([off.status, off.body.two_step_enabled, off.body.email]).toEqual([200, false, user.email]);
     expect((await login(user.email, user.password)).status).toBe(200);
     expect((await status(user)).body.enabled).toBe(false);
+  });
+
+  it('mails the person whenever it is turned on or off, saying who turned it off', async () => {
+    const smtp = await startSmtpSink();
+    await t.close();
+    t = await startTestApp({ SMTP_URL: smtp.url });
+    try {
+      const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
+      const user = await registerAndLogin(t.app);
+      const subjects = () => smtp.mails.filter((mail) => mail.to.includes(user.email)).map((mail) => /^Subject: (.+)$/m.exec(mail.raw)![1]);
+      await turnOn(user);
+      await expect.poll(subjects).toEqual(['Two-step sign-in is on for your Home Guard account']);
+      await call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: user.password } });
+      await expect.poll(() => subjects().length).toBe(2);
+      await turnOn(user);
+      await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access });
+      await expect.poll(() => subjects().length).toBe(4);
+      const raws = smtp.mails.filter((mail) => mail.to.includes(user.email)).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
+      expect(raws[1]).toMatch(/Two-step sign-in was turned off for your Home Guard account/);
+      expect(raws[3]).toMatch(/An administrator turned off two-step sign-in for your Home Guard account/);
+      // Turning off what is already off changes nothing, and says nothing.
+      await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(subjects()).toHaveLength(4);
+      expect(smtp.mails.filter((mail) => mail.to.includes(admin.email))).toHaveLength(0);
+    } finally {
+      await smtp.close();
+    }
   });
 });
