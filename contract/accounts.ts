@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authenticatorCodeField } from './two-step';
+import { authenticatorCodeField, recoveryCodeField, signInCodeField } from './two-step';
 import { currentPasswordField, emailField, loginPasswordField, newPasswordField, phoneField, requiredText, withRepeatedPassword } from './fields';
 
 /** POST /api/v1/register */
@@ -40,15 +40,19 @@ export const passwordResetConfirmSchema = z.object({
 /** The form on the link's page: a new password, typed twice. */
 export const passwordResetFormSchema = withRepeatedPassword(z.object({ password: newPasswordField }), 'Repeat Password');
 
-/** POST /api/v1/auth/login; `code` is asked for (401, field `code`) when two-step sign-in is on. */
+/**
+ * POST /api/v1/auth/login; `code` is asked for (401, field `code`) when two-step sign-in is on.
+ * It is the authenticator app's code or a recovery code.
+ */
 export const loginRequestSchema = z.object({
   email: emailField,
   password: loginPasswordField,
-  code: authenticatorCodeField.optional(),
+  code: signInCodeField.optional(),
 });
 
-/** The Sign In form once the server has asked for the authenticator app's code. */
+/** The Sign In form once the server has asked for the authenticator app's code, or for a recovery code in its place. */
 export const loginWithCodeSchema = loginRequestSchema.extend({ code: authenticatorCodeField });
+export const loginWithRecoveryCodeSchema = loginRequestSchema.extend({ code: recoveryCodeField });
 
 export const loginResponseSchema = z.object({
   id: z.string(),

@@ -10,11 +10,32 @@ export const authenticatorCodeField = z
   .transform((code) => code.replace(/\s+/g, ''))
   .pipe(z.string().min(1, 'Code is required').regex(/^\d{6}$/, 'The code is the 6 digits your authenticator app shows'));
 
+/** A recovery code as Home Guard shows it: ten hex digits, "3f9a2-c07b1". Case and the hyphen do not matter. */
+export const RECOVERY_CODE_PATTERN = /^[0-9a-f]{5}-?[0-9a-f]{5}$/i;
+
+export const recoveryCodeField = z
+  .string({ error: 'Recovery code is required' })
+  .transform((code) => code.replace(/\s+/g, ''))
+  .pipe(z.string().min(1, 'Recovery code is required').regex(RECOVERY_CODE_PATTERN, 'A recovery code is 10 letters and digits, like 3f9a2-c07b1'));
+
+/** What sign-in takes as its second step: the app's code or, with the phone lost, a recovery code. */
+export const signInCodeField = z
+  .string({ error: 'Code is required' })
+  .transform((code) => code.replace(/\s+/g, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, 'Code is required')
+      .refine((code) => /^\d{6}$/.test(code) || RECOVERY_CODE_PATTERN.test(code), 'The code is the 6 digits your authenticator app shows, or a recovery code'),
+  );
+
 /** GET, PUT and DELETE /api/v1/auth/two-step answer this. */
 export const twoStepStatusSchema = z.object({
   enabled: z.boolean(),
   /** When it was turned on (ISO 8601); null while off. */
   since: z.string().nullable(),
+  /** Recovery codes not yet used; 0 while off. */
+  recovery_codes_left: z.number().int(),
 });
 export type TwoStepStatus = z.infer<typeof twoStepStatusSchema>;
 
@@ -32,6 +53,17 @@ export const twoStepTurnOnSchema = z.object({
   secret: z.string({ error: 'The setup key is missing; start again' }).regex(/^[A-Z2-7]{32}$/, 'The setup key is not valid; start again'),
   code: authenticatorCodeField,
 });
+
+/** Each works once, in place of the app's code. Shown only when made: only their hashes are kept. */
+export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+
+/** PUT /api/v1/auth/two-step answers with the new state and the first recovery codes. */
+export const twoStepTurnedOnSchema = twoStepStatusSchema.extend(recoveryCodesSchema.shape);
+export type TwoStepTurnedOn = z.infer<typeof twoStepTurnedOnSchema>;
+
+/** POST /api/v1/auth/two-step/recovery-codes: new codes for old ones, after the password. */
+export const newRecoveryCodesSchema = z.object({ current_password: currentPasswordField });
 
 /** DELETE /api/v1/auth/two-step: turning it off needs the password, not a code (the phone may be lost). */
 export const twoStepTurnOffSchema = z.object({ current_password: currentPasswordField });

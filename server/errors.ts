@@ -49,6 +49,12 @@ export class AppError extends Error {
   static authenticatorCodeReused() {
     return new AppError(401, 'This code was already used; wait for the next one', 'code');
   }
+  static recoveryCodeWrong() {
+    return new AppError(401, 'This recovery code is not correct, or it was already used', 'code');
+  }
+  static twoStepOff() {
+    return new AppError(409, 'Two-step sign-in is off; turn it on to get recovery codes');
+  }
   static twoStepAlreadyOn() {
     return new AppError(409, 'Two-step sign-in is already on');
   }

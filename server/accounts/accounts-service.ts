@@ -5,7 +5,7 @@ import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
 import type { Authenticated, ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
-import type { AuthenticatorApps } from '../two-step/authenticator-apps';
+import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
 import { isUniqueViolation, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
 
@@ -17,6 +17,13 @@ export const LOGIN_THROTTLE = {
 
 /** Wrong passwords for one account, whether at sign-in or when changing it, count together. */
 export const accountThrottle = (email: string): [string, ThrottleRule] => [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account];
+
+/** A second step that was given but refused: it counts as a wrong password. */
+const CODE_REFUSALS = {
+  wrong: () => AppError.authenticatorCodeWrong(),
+  reused: () => AppError.authenticatorCodeReused(),
+  'recovery-code-wrong': () => AppError.recoveryCodeWrong(),
+} satisfies Record<Exclude<SignInCheck, 'accepted' | 'not-needed' | 'missing'>, () => AppError>;
 
 export type Registration = { full_name: string; email: string; phone_number?: string | undefined; password: string };
 
@@ -62,8 +69,8 @@ export class AccountsService {
   }
 
   /**
-   * Signs in with email and password, and the authenticator app's code when two-step sign-in is
-   * on, opening a new user session. Wrong codes count with wrong passwords.
+   * Signs in with email and password, and the authenticator app's code (or a recovery code) when
+   * two-step sign-in is on, opening a new user session. Wrong codes count with wrong passwords.
    */
   async login(email: string, password: string, code: string | undefined, client: ClientInfo): Promise<LoginResponse> {
     const throttleKeys: Array<[string, ThrottleRule]> = [
@@ -77,11 +84,11 @@ export class AccountsService {
       await this.throttle.recordFailure(throttleKeys);
       throw AppError.invalidCredentials();
     }
-    const secondStep = await this.authenticatorApps.checkSignIn(user.id, code);
+    const secondStep = await this.authenticatorApps.checkSignIn(user, code);
     if (secondStep === 'missing') throw AppError.authenticatorCodeRequired();
-    if (secondStep === 'wrong' || secondStep === 'reused') {
+    if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
       await this.throttle.recordFailure(throttleKeys);
-      throw secondStep === 'wrong' ? AppError.authenticatorCodeWrong() : AppError.authenticatorCodeReused();
+      throw CODE_REFUSALS[secondStep]();
     }
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);

@@ -93,6 +93,13 @@ export interface AuthenticatorAppsTable {
   created_at: number;
 }
 
+/** Two-step sign-in's way in without the phone: each code works once. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  /** SHA-256 (base64url) of the code, lower case without its hyphen: 40 random bits each need no slow hash. */
+  code_hash: string;
+}
+
 export interface AvatarsTable {
   /** Random and unguessable: the picture's URL is public so services can show it. */
   id: string;
@@ -186,6 +193,7 @@ export interface DB {
   email_otps: EmailOtpsTable;
   password_resets: PasswordResetsTable;
   authenticator_apps: AuthenticatorAppsTable;
+  recovery_codes: RecoveryCodesTable;
   avatars: AvatarsTable;
   api_services: ApiServicesTable;
   service_sessions: ServiceSessionsTable;

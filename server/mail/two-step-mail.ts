@@ -1,6 +1,6 @@
 import { escapeHtml, type Mail } from './mailer';
 
-export type TwoStepChange = 'turned-on' | 'turned-off' | 'turned-off-by-administrator';
+export type TwoStepChange = 'turned-on' | 'turned-off' | 'turned-off-by-administrator' | 'recovery-codes-renewed' | 'recovery-code-used';
 
 const SENTENCES: Record<TwoStepChange, { subject: string; what: string; ifNotYou: string }> = {
   'turned-on': {
@@ -18,11 +18,26 @@ const SENTENCES: Record<TwoStepChange, { subject: string; what: string; ifNotYou
     what: 'An administrator turned off two-step sign-in for your Home Guard account: your password alone now signs in. You can set it up again under Personal Info.',
     ifNotYou: 'If you did not ask for this, tell your administrator and change your password.',
   },
+  'recovery-codes-renewed': {
+    subject: 'New recovery codes for your Home Guard account',
+    what: 'New recovery codes were made for your Home Guard account. The old ones no longer work.',
+    ifNotYou: 'If this was not you, someone knows your password and can sign in without your phone: change your password at once and make new recovery codes under Personal Info.',
+  },
+  'recovery-code-used': {
+    subject: 'A recovery code was used to sign in to Home Guard',
+    what: 'Someone signed in to your Home Guard account with your password and one of your recovery codes, in place of a code from your authenticator app.',
+    ifNotYou: 'If this was not you, change your password at once, and under Personal Info sign out the devices you do not know and make new recovery codes.',
+  },
 };
 
-/** Told to the person whenever their second step changes, so a change they did not make does not go unseen. */
-export function twoStepChangedMail(to: string, name: string, change: TwoStepChange): Mail {
-  const { subject, what, ifNotYou } = SENTENCES[change];
+/**
+ * Told to the person whenever their second step changes or a recovery code stands in for it, so
+ * what they did not do does not go unseen. `codesLeft` says how many recovery codes are still unused.
+ */
+export function twoStepChangedMail(to: string, name: string, change: TwoStepChange, codesLeft?: number): Mail {
+  const { subject, ifNotYou } = SENTENCES[change];
+  const left = codesLeft === undefined ? '' : codesLeft === 0 ? ' You have no recovery codes left: make new ones under Personal Info.' : ` You have ${codesLeft} recovery code${codesLeft === 1 ? '' : 's'} left.`;
+  const what = SENTENCES[change].what + left;
   const text = [`Hello ${name},`, '', what, '', ifNotYou, '', '— Home Guard'].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e">
 <p>Hello ${escapeHtml(name)},</p>

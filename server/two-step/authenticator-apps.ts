@@ -1,19 +1,21 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TwoStepSetup, TwoStepStatus } from '../../contract/two-step';
+import { RECOVERY_CODE_PATTERN, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../contract/two-step';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import { twoStepChangedMail, type TwoStepChange } from '../mail/two-step-mail';
+import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp';
 
-export type SignInCheck = 'not-needed' | 'accepted' | 'missing' | 'wrong' | 'reused';
+export type SignInCheck = 'not-needed' | 'accepted' | 'missing' | 'wrong' | 'reused' | 'recovery-code-wrong';
 
 /** Whose second step changes: the person is mailed about it. */
 type Person = { id: string; email: string; full_name: string };
 
 /**
  * Two-step sign-in with an authenticator app. A person's app and Home Guard share a secret; each
- * code works once, and never one older than the last accepted (RFC 6238 §5.2).
+ * code works once, and never one older than the last accepted (RFC 6238 §5.2). Recovery codes
+ * stand in for the app when the phone is lost, each once.
  */
 export class AuthenticatorApps {
   constructor(
@@ -25,7 +27,8 @@ export class AuthenticatorApps {
 
   async status(userId: string): Promise<TwoStepStatus> {
     const app = await this.db.selectFrom('authenticator_apps').select('created_at').where('user_id', '=', userId).executeTakeFirst();
-    return { enabled: app !== undefined, since: app ? new Date(Number(app.created_at)).toISOString() : null };
+    if (!app) return { enabled: false, since: null, recovery_codes_left: 0 };
+    return { enabled: true, since: new Date(Number(app.created_at)).toISOString(), recovery_codes_left: await this.recoveryCodesLeft(userId) };
   }
 
   /** A new secret for the person to add to their app; stored only once `turnOn` gets a code made from it. */
@@ -34,37 +37,63 @@ export class AuthenticatorApps {
     return { secret, uri: otpauthUri(secret, email, 'Home Guard') };
   }
 
-  async turnOn(person: Person, secret: string, code: string): Promise<TwoStepStatus> {
+  /** Turns it on, and answers with the first recovery codes: the only time they are shown. */
+  async turnOn(person: Person, secret: string, code: string): Promise<TwoStepTurnedOn> {
     const now = this.clock();
     const step = matchingStep(secret, code, now);
     if (step === undefined) throw AppError.authenticatorCodeWrong(400);
-    // The code that turned it on is used up: it cannot also sign in.
-    const added = await this.db
-      .insertInto('authenticator_apps')
-      .values({ user_id: person.id, secret, last_used_step: step, created_at: now })
-      .onConflict((conflict) => conflict.column('user_id').doNothing())
-      .executeTakeFirst();
-    if (added.numInsertedOrUpdatedRows !== 1n) throw AppError.twoStepAlreadyOn();
+    const codes = newRecoveryCodes();
+    await this.db.transaction().execute(async (tx) => {
+      // The code that turned it on is used up: it cannot also sign in.
+      const added = await tx
+        .insertInto('authenticator_apps')
+        .values({ user_id: person.id, secret, last_used_step: step, created_at: now })
+        .onConflict((conflict) => conflict.column('user_id').doNothing())
+        .executeTakeFirst();
+      if (added.numInsertedOrUpdatedRows !== 1n) throw AppError.twoStepAlreadyOn();
+      await replaceRecoveryCodes(tx, person.id, codes);
+    });
     this.tell(person, 'turned-on');
-    return this.status(person.id);
+    return { ...(await this.status(person.id)), recovery_codes: codes };
+  }
+
+  /** New recovery codes in place of all the old ones, used or not. */
+  async renewRecoveryCodes(person: Person): Promise<RecoveryCodes> {
+    const codes = newRecoveryCodes();
+    await this.db.transaction().execute(async (tx) => {
+      const app = await tx.selectFrom('authenticator_apps').select('user_id').where('user_id', '=', person.id).executeTakeFirst();
+      if (!app) throw AppError.twoStepOff();
+      await replaceRecoveryCodes(tx, person.id, codes);
+    });
+    this.tell(person, 'recovery-codes-renewed');
+    return { recovery_codes: codes };
   }
 
   async turnOff(person: Person, by: 'self' | 'administrator'): Promise<TwoStepStatus> {
-    const removed = await this.db.deleteFrom('authenticator_apps').where('user_id', '=', person.id).executeTakeFirst();
+    const removed = await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('recovery_codes').where('user_id', '=', person.id).execute();
+      return tx.deleteFrom('authenticator_apps').where('user_id', '=', person.id).executeTakeFirst();
+    });
     if (removed.numDeletedRows > 0n) this.tell(person, by === 'self' ? 'turned-off' : 'turned-off-by-administrator');
-    return { enabled: false, since: null };
+    return { enabled: false, since: null, recovery_codes_left: 0 };
   }
 
   /** Not awaited: the change is made whether or not the mail goes out. */
-  private tell(person: Person, change: TwoStepChange): void {
-    this.mailer.send(twoStepChangedMail(person.email, person.full_name, change)).catch((error: unknown) => this.log.error({ err: error, userId: person.id }, 'the two-step sign-in mail could not be sent'));
+  private tell(person: Person, change: TwoStepChange, codesLeft?: number): void {
+    this.mailer.send(twoStepChangedMail(person.email, person.full_name, change, codesLeft)).catch((error: unknown) => this.log.error({ err: error, userId: person.id }, 'the two-step sign-in mail could not be sent'));
+  }
+
+  private async recoveryCodesLeft(userId: string): Promise<number> {
+    const { count } = await this.db.selectFrom('recovery_codes').select((eb) => eb.fn.countAll().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(count);
   }
 
   /** Checks a sign-in's code, after its password was right. An accepted code is used up at once. */
-  async checkSignIn(userId: string, code: string | undefined): Promise<SignInCheck> {
-    const app = await this.db.selectFrom('authenticator_apps').select(['secret', 'last_used_step']).where('user_id', '=', userId).executeTakeFirst();
+  async checkSignIn(person: Person, code: string | undefined): Promise<SignInCheck> {
+    const app = await this.db.selectFrom('authenticator_apps').select(['secret', 'last_used_step']).where('user_id', '=', person.id).executeTakeFirst();
     if (!app) return 'not-needed';
     if (code === undefined) return 'missing';
+    if (RECOVERY_CODE_PATTERN.test(code)) return this.useRecoveryCode(person, code);
     const step = matchingStep(app.secret, code, this.clock());
     if (step === undefined) return 'wrong';
     if (step <= Number(app.last_used_step)) return 'reused';
@@ -72,9 +101,25 @@ export class AuthenticatorApps {
     const used = await this.db
       .updateTable('authenticator_apps')
       .set({ last_used_step: step })
-      .where('user_id', '=', userId)
+      .where('user_id', '=', person.id)
       .where('last_used_step', '<', step)
       .executeTakeFirst();
     return used.numUpdatedRows === 1n ? 'accepted' : 'reused';
   }
+
+  /** A DELETE, so of two sign-ins racing with one code only one gets it. */
+  private async useRecoveryCode(person: Person, code: string): Promise<SignInCheck> {
+    const used = await this.db.deleteFrom('recovery_codes').where('user_id', '=', person.id).where('code_hash', '=', hashRecoveryCode(code)).executeTakeFirst();
+    if (used.numDeletedRows !== 1n) return 'recovery-code-wrong';
+    this.tell(person, 'recovery-code-used', await this.recoveryCodesLeft(person.id));
+    return 'accepted';
+  }
+}
+
+async function replaceRecoveryCodes(tx: Database, userId: string, codes: string[]): Promise<void> {
+  await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await tx
+    .insertInto('recovery_codes')
+    .values(codes.map((code) => ({ user_id: userId, code_hash: hashRecoveryCode(code) })))
+    .execute();
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
-import { twoStepSetupSchema, twoStepStatusSchema, twoStepTurnOffSchema, twoStepTurnOnSchema } from '../../contract/two-step';
+import { newRecoveryCodesSchema, recoveryCodesSchema, twoStepSetupSchema, twoStepStatusSchema, twoStepTurnedOnSchema, twoStepTurnOffSchema, twoStepTurnOnSchema } from '../../contract/two-step';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
 
-/** The signed-in person's two-step sign-in: its state, setting it up, turning it on and off. */
+/** The signed-in person's two-step sign-in: its state, setting it up, turning it on and off, and recovery codes. */
 export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { authenticatorApps, accounts } = services;
 
@@ -20,8 +20,15 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     return authenticatorApps.setup(request.auth!.user.email);
   });
 
-  app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
+  app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
     return authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
+  });
+
+  app.post('/api/v1/auth/two-step/recovery-codes', { onRequest: services.authenticate, schema: { body: newRecoveryCodesSchema, response: { 200: recoveryCodesSchema, ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    await accounts.provePassword(request.auth!, request.body.current_password);
+    return authenticatorApps.renewRecoveryCodes(request.auth!.user);
   });
 
   app.delete('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOffSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {

@@ -7,6 +7,13 @@ import { screenshots, signIn, signInToHome } from './support/ui';
 /** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
 const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
 
+/** The recovery codes a dialog shows, once all ten are there. */
+async function shownRecoveryCodes(page: Page): Promise<string[]> {
+  const items = page.getByRole('dialog', { name: 'Save your recovery codes' }).getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(items).toHaveCount(10);
+  return items.allInnerTexts();
+}
+
 const twoStepCard = (page: Page) => page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Two-Step Sign-In' }) });
 
 test('a person turns on two-step sign-in with an authenticator app; sign-in then asks for its code; the password turns it off', async ({ page, browser }) => {
@@ -31,8 +38,25 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret).replace(/^(\d{3})/, '$1 '));
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog).toBeHidden();
+
+  // Once on, the recovery codes are shown, once; copied, they say whose they are.
+  const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  const recoveryCodes = await shownRecoveryCodes(page);
+  for (const code of recoveryCodes) expect(code).toMatch(/^[0-9a-f]{5}-[0-9a-f]{5}$/);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await saved.getByRole('button', { name: 'Copy' }).click();
+  await expect(saved.getByRole('button', { name: 'Copied' })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain(`Home Guard recovery codes for ${person.email}`);
+  for (const code of recoveryCodes) expect(copied).toContain(code);
+  const download = page.waitForEvent('download');
+  await saved.getByRole('button', { name: 'Download' }).click();
+  expect((await download).suggestedFilename()).toBe('home-guard-recovery-codes.txt');
+  await screenshots(page, 'two-step-recovery-codes');
+  await saved.getByRole('button', { name: 'Done' }).click();
+  await expect(saved).toBeHidden();
   await expect(card.getByRole('status')).toHaveText('Two-step sign-in is on. Next time you sign in, have your authenticator app ready.');
-  await expect(card.getByText(/^On since .+\. Signing in asks for your password and a code from your authenticator app\.$/)).toBeVisible();
+  await expect(card.getByText(/^On since .+\. Signing in asks for your password and a code from your authenticator app\. You have 10 recovery codes left, in case you lose your phone\.$/)).toBeVisible();
   await screenshots(page, 'personal-info-two-step-on');
 
   // Another device: the password alone is not enough.
@@ -74,7 +98,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
 
 test('an administrator turns two-step sign-in off for someone who lost their authenticator app', async ({ page, browser }) => {
   const person = await verifiedPerson('lostphone');
-  const id = await turnOnTwoStep(person, (secret) => appCode(secret));
+  const { id } = await turnOnTwoStep(person, (secret) => appCode(secret));
 
   await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/view/${id}`)}`);
   await signIn(page, E2E_ADMIN);
@@ -99,4 +123,51 @@ test('an administrator turns two-step sign-in off for someone who lost their aut
   const theirs = await browser.newContext();
   await signInToHome(await theirs.newPage(), person);
   await theirs.close();
+});
+
+test('a person who lost their phone signs in with a recovery code, then makes new ones', async ({ page }) => {
+  const person = await verifiedPerson('recovery');
+  const { recoveryCodes } = await turnOnTwoStep(person, (secret) => appCode(secret));
+
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+  const codeField = page.getByLabel('Recovery code');
+  await expect(codeField).toBeFocused();
+  await codeField.fill('123456');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByText('A recovery code is 10 letters and digits, like 3f9a2-c07b1')).toBeVisible();
+  await codeField.fill('aaaaa-bbbbb');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByText('This recovery code is not correct, or it was already used')).toBeVisible();
+  await screenshots(page, 'sign-in-recovery-code');
+  // Back and forth: the app's field comes back empty, and so does this one.
+  await page.getByRole('button', { name: 'Use your authenticator app' }).click();
+  await expect(page.getByLabel('Authentication code')).toHaveValue('');
+  await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+  await expect(codeField).toHaveValue('');
+  await expect(page.getByText('This recovery code is not correct, or it was already used')).toBeHidden();
+  // Typed as people copy from paper: capitals, no hyphen.
+  await codeField.fill(recoveryCodes[0]!.toUpperCase().replace('-', ''));
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  const card = twoStepCard(page);
+  await expect(card).toContainText('You have 9 recovery codes left, in case you lose your phone.');
+  await card.getByRole('button', { name: 'New Recovery Codes' }).click();
+  const renew = page.getByRole('dialog', { name: 'New recovery codes' });
+  await renew.getByLabel('Current Password').fill('Not-my-password1');
+  await renew.getByRole('button', { name: 'Make New Codes' }).click();
+  await expect(renew.getByRole('alert')).toHaveText('The current password is wrong');
+  await renew.getByLabel('Current Password').fill(person.password);
+  await renew.getByRole('button', { name: 'Make New Codes' }).click();
+  const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  const fresh = await shownRecoveryCodes(page);
+  expect(fresh.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+  // Closed with Escape, as people do, it is still done.
+  await page.keyboard.press('Escape');
+  await expect(saved).toBeHidden();
+  await expect(card.getByRole('status')).toHaveText('New recovery codes are ready. The old ones no longer work.');
+  await expect(card).toContainText('You have 10 recovery codes left, in case you lose your phone.');
 });

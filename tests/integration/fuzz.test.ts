@@ -27,6 +27,7 @@ const value = fc.oneof(hostileString, fc.integer(), fc.double(), fc.boolean(), f
 const text = fc.oneof(fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s.trim() !== ''), fc.constantFrom("O'Brien; --", '<b>Ada</b>', 'Zoë 🛡️', 'a'.repeat(200), 'Nul\u0000Byte'));
 const password = fc.constantFrom('Valid-pass1', 'Анна-Pass99', 'P4ssword with spaces');
 const sixDigits = fc.stringMatching(/^\d{6}$/);
+const recoveryCode = fc.stringMatching(/^[0-9a-fA-F]{5}-?[0-9a-fA-F]{5}$/);
 const scopes = fc.subarray(['openid', 'email', 'profile', 'offline_access'], { minLength: 1 });
 
 /** A schema-valid body, one of its fields replaced or dropped, or any JSON at all. */
@@ -45,13 +46,14 @@ function bodyFor(target: Target) {
 type Target = { method: 'POST' | 'PUT' | 'DELETE' | 'GET'; url: () => string; fields: string[]; token?: () => string; valid?: fc.Arbitrary<Record<string, unknown>> };
 const targets: Target[] = [
   { method: 'POST', url: () => '/api/v1/register', fields: ['full_name', 'email', 'phone_number', 'password', 'is_admin', 'verified'], valid: fc.record({ full_name: text, email: fc.emailAddress(), password, phone_number: fc.option(fc.constantFrom('+1 555 0100', '0123 456'), { nil: undefined }) }, { requiredKeys: ['full_name', 'email', 'password'] }) },
-  { method: 'POST', url: () => '/api/v1/auth/login', fields: ['email', 'password', 'code'], valid: fc.record({ email: fc.emailAddress(), password: fc.string({ minLength: 1, maxLength: 40 }), code: fc.option(sixDigits, { nil: undefined }) }) },
+  { method: 'POST', url: () => '/api/v1/auth/login', fields: ['email', 'password', 'code'], valid: fc.record({ email: fc.emailAddress(), password: fc.string({ minLength: 1, maxLength: 40 }), code: fc.option(fc.oneof(sixDigits, recoveryCode), { nil: undefined }) }) },
   { method: 'POST', url: () => '/api/v1/auth/refresh', fields: [], token: () => user.refresh },
   { method: 'POST', url: () => '/api/v1/auth/password', fields: ['current_password', 'password'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/password-reset', fields: ['email'] },
   { method: 'POST', url: () => '/api/v1/auth/password-reset/confirm', fields: ['token', 'password'], valid: fc.record({ token: fc.string({ maxLength: 60 }), password }) },
   { method: 'PUT', url: () => '/api/v1/auth/two-step', fields: ['secret', 'code'], token: () => user.access, valid: fc.record({ secret: fc.stringMatching(/^[A-Z2-7]{32}$/), code: sixDigits }) },
   { method: 'DELETE', url: () => '/api/v1/auth/two-step', fields: ['current_password'], token: () => user.access },
+  { method: 'POST', url: () => '/api/v1/auth/two-step/recovery-codes', fields: ['current_password'], token: () => user.access },
   { method: 'DELETE', url: () => '/api/v1/auth/sessions/not-a-session', fields: [], token: () => user.access },
   { method: 'DELETE', url: () => '/api/v1/auth/services/not-a-service', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/email/otp', fields: ['otp'], token: () => user.access },
@@ -70,7 +72,7 @@ const targets: Target[] = [
 
 // Everything but the failure counters, which exist to change on failures.
 async function snapshot(): Promise<string> {
-  const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys', 'password_resets', 'authenticator_apps'] as const;
+  const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys', 'password_resets', 'authenticator_apps', 'recovery_codes'] as const;
   const rows = await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute()));
   return JSON.stringify(rows);
 }

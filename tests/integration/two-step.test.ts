@@ -18,21 +18,23 @@ const status = (user: User) => call(t.app, 'GET', '/api/v1/auth/two-step', { tok
  */
 const codeFor = (secret: string, steps = 0) => totpCode(secret, totpStep(t.app.services.clock()) + steps);
 
-async function turnOn(user: User): Promise<string> {
+/** Turns it on as a person would, and answers with the app's secret; `recoveryCodes` gets the codes shown. */
+async function turnOn(user: User, recoveryCodes: string[] = []): Promise<string> {
   const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
   expect(setup.status).toBe(200);
   const secret = setup.body.secret as string;
   expect(setup.body.uri).toBe(`otpauth://totp/Home%20Guard%3A${encodeURIComponent(user.email)}?secret=${secret}&issuer=Home%20Guard&algorithm=SHA1&digits=6&period=30`);
   const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret) } });
   expect(on.status).toBe(200);
-  expect(on.body).toMatchObject({ enabled: true });
+  expect(on.body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+  recoveryCodes.push(...(on.body.recovery_codes as string[]));
   return secret;
 }
 
 describe('two-step sign-in', () => {
   it('is off until a code made from the set-up secret turns it on; then sign-in asks for a code', async () => {
     const user = await registerAndLogin(t.app);
-    expect((await status(user)).body).toEqual({ enabled: false, since: null });
+    expect((await status(user)).body).toEqual({ enabled: false, since: null, recovery_codes_left: 0 });
     const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
     const secret = setup.body.secret as string;
 
@@ -67,7 +69,8 @@ describe('two-step sign-in', () => {
     const user = await registerAndLogin(t.app);
     const secret = await turnOn(user);
     const answers: number[] = [];
-    for (let i = 0; i < 6; i++) answers.push((await login(user.email, user.password, codeFor(secret, 10 + i))).status);
+    // App codes and recovery codes count together.
+    for (let i = 0; i < 6; i++) answers.push((await login(user.email, user.password, i % 2 ? codeFor(secret, 10 + i) : `0000${i}-00000`)).status);
     expect(answers).toEqual([401, 401, 401, 401, 401, 429]);
     expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'refused while throttled, even with the right code').toBe(429);
   });
@@ -81,7 +84,7 @@ describe('two-step sign-in', () => {
     expect((await login(user.email, user.password)).status).toBe(401);
 
     const off = await call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: user.password } });
-    expect([off.status, off.body]).toEqual([200, { enabled: false, since: null }]);
+    expect([off.status, off.body]).toEqual([200, { enabled: false, since: null, recovery_codes_left: 0 }]);
     expect((await login(user.email, user.password)).status).toBe(200);
     expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'a code sent anyway is ignored once it is off').toBe(200);
   });
@@ -94,9 +97,71 @@ describe('two-step sign-in', () => {
     expect([badSecret.status, badSecret.body.error]).toEqual([400, 'secret: The setup key is not valid; start again']);
     const letters = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'A'.repeat(32), code: '12345a' } });
     expect([letters.status, letters.body.error]).toEqual([400, 'code: The code is the 6 digits your authenticator app shows']);
-    const loginLetters = await login(user.email, user.password, 'abc');
-    expect([loginLetters.status, loginLetters.body.field]).toEqual([400, 'code']);
+    for (const code of ['abc', 'zzzzz-zzzzz', '3f9a2-c07b', '1234567']) {
+      const loginLetters = await login(user.email, user.password, code);
+      expect([loginLetters.status, loginLetters.body.error], code).toEqual([400, 'code: The code is the 6 digits your authenticator app shows, or a recovery code']);
+    }
+    expect((await call(t.app, 'POST', '/api/v1/auth/two-step/recovery-codes', { body: { current_password: user.password } })).status).toBe(401);
+    const noPassword = await call(t.app, 'POST', '/api/v1/auth/two-step/recovery-codes', { token: user.access, body: {} });
+    expect([noPassword.status, noPassword.body.field]).toEqual([400, 'current_password']);
+    const whileOff = await call(t.app, 'POST', '/api/v1/auth/two-step/recovery-codes', { token: user.access, body: { current_password: user.password } });
+    expect([whileOff.status, whileOff.body.error]).toEqual([409, 'Two-step sign-in is off; turn it on to get recovery codes']);
+    expect(await t.db.selectFrom('recovery_codes').selectAll().execute()).toEqual([]);
     expect((await status(user)).body.enabled).toBe(false);
+  });
+
+  it('gives ten recovery codes when turned on; each signs in once in place of the app\'s code', async () => {
+    const user = await registerAndLogin(t.app);
+    const codes: string[] = [];
+    const secret = await turnOn(user, codes);
+    expect(codes).toHaveLength(10);
+    const stored = await t.db.selectFrom('recovery_codes').select('code_hash').execute();
+    expect(stored).toHaveLength(10);
+    expect(JSON.stringify(stored), 'only hashes are kept').not.toContain(codes[0]!.slice(0, 5));
+
+    const typed = codes[0]!.toUpperCase().replace('-', '');
+    const signedIn = await login(user.email, user.password, typed);
+    expect([signedIn.status, signedIn.body.error], 'in capitals, without the hyphen').toEqual([200, undefined]);
+    expect((await status(user)).body.recovery_codes_left).toBe(9);
+    for (const code of [codes[0]!, 'aaaaa-aaaaa']) {
+      const refused = await login(user.email, user.password, code);
+      expect([refused.status, refused.body]).toEqual([401, { error: 'This recovery code is not correct, or it was already used', field: 'code' }]);
+    }
+    expect((await login(user.email, 'Wrong-password1', codes[1])).body.error).toBe('Invalid email or password');
+    expect((await status(user)).body.recovery_codes_left, 'a wrong password uses no code').toBe(9);
+
+    const racing = await Promise.all([login(user.email, user.password, codes[1]), login(user.email, user.password, codes[1])]);
+    expect(racing.map((answer) => answer.status).sort(), 'two sign-ins racing with one code: only one gets in').toEqual([200, 401]);
+    expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'the app still works').toBe(200);
+    expect((await status(user)).body.recovery_codes_left).toBe(8);
+  });
+
+  it('makes new recovery codes in place of the old ones, after the password; turning off drops them', async () => {
+    const user = await registerAndLogin(t.app);
+    const old: string[] = [];
+    const secret = await turnOn(user, old);
+    await login(user.email, user.password, old[0]);
+    const renew = (password: string) => call(t.app, 'POST', '/api/v1/auth/two-step/recovery-codes', { token: user.access, body: { current_password: password } });
+
+    const wrong = await renew('Not-it-at-all1');
+    expect([wrong.status, wrong.body]).toEqual([400, { error: 'The current password is wrong', field: 'current_password' }]);
+    expect((await status(user)).body.recovery_codes_left, 'a wrong password changes nothing').toBe(9);
+
+    const renewed = await renew(user.password);
+    expect(renewed.status).toBe(200);
+    const fresh = renewed.body.recovery_codes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((code) => old.includes(code))).toEqual([]);
+    expect((await status(user)).body.recovery_codes_left).toBe(10);
+    expect((await login(user.email, user.password, old[1])).status, 'the old codes are gone').toBe(401);
+    expect((await login(user.email, user.password, fresh[0])).status).toBe(200);
+
+    await call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: user.password } });
+    expect(await t.db.selectFrom('recovery_codes').selectAll().execute()).toEqual([]);
+    const again: string[] = [];
+    await turnOn(user, again);
+    expect((await login(user.email, user.password, fresh[1])).status, 'codes from before turning off are gone').toBe(401);
+    expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'and so is the old app').toBe(401);
   });
 
   it('an administrator turns it off for someone who lost their app; the details say whether it is on', async () => {
@@ -126,20 +191,29 @@ describe('two-step sign-in', () => {
       const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
       const user = await registerAndLogin(t.app);
       const subjects = () => smtp.mails.filter((mail) => mail.to.includes(user.email)).map((mail) => /^Subject: (.+)$/m.exec(mail.raw)![1]);
-      await turnOn(user);
+      const codes: string[] = [];
+      await turnOn(user, codes);
       await expect.poll(subjects).toEqual(['Two-step sign-in is on for your Home Guard account']);
+      // A recovery code standing in for the app, and new codes, are told too: the owner may not have done either.
+      await login(user.email, user.password, codes[0]);
+      await expect.poll(subjects).toContain('A recovery code was used to sign in to Home Guard');
+      await call(t.app, 'POST', '/api/v1/auth/two-step/recovery-codes', { token: user.access, body: { current_password: user.password } });
+      await expect.poll(subjects).toContain('New recovery codes for your Home Guard account');
+      const used = smtp.mails.find((mail) => mail.raw.includes('A recovery code was used'))!.raw.replace(/=\r?\n/g, '');
+      expect(used).toMatch(/You have 9 recovery codes left\./);
+      smtp.mails.splice(0);
       await call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: user.password } });
-      await expect.poll(() => subjects().length).toBe(2);
+      await expect.poll(() => subjects().length).toBe(1);
       await turnOn(user);
       await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access });
-      await expect.poll(() => subjects().length).toBe(4);
+      await expect.poll(() => subjects().length).toBe(3);
       const raws = smtp.mails.filter((mail) => mail.to.includes(user.email)).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
-      expect(raws[1]).toMatch(/Two-step sign-in was turned off for your Home Guard account/);
-      expect(raws[3]).toMatch(/An administrator turned off two-step sign-in for your Home Guard account/);
+      expect(raws[0]).toMatch(/Two-step sign-in was turned off for your Home Guard account/);
+      expect(raws[2]).toMatch(/An administrator turned off two-step sign-in for your Home Guard account/);
       // Turning off what is already off changes nothing, and says nothing.
       await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(subjects()).toHaveLength(4);
+      expect(subjects()).toHaveLength(3);
       expect(smtp.mails.filter((mail) => mail.to.includes(admin.email))).toHaveLength(0);
     } finally {
       await smtp.close();

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { loginRequestSchema, loginWithCodeSchema } from '../../../contract/accounts';
+import { loginRequestSchema, loginWithCodeSchema, loginWithRecoveryCodeSchema } from '../../../contract/accounts';
 import { capitalise } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
 import { useSession } from '../../app/session-context';
@@ -20,14 +20,16 @@ export function SignInPage({ search }: { search: FromSearch }) {
   const registrationOpen = useRegistrationOpen();
   const { accounts, endedSession } = useSnapshot(session.state);
   // Two-step sign-in: the code field shows once the server asks for it, with its refusals under it.
+  // With the phone lost, a recovery code goes in the same field.
   const [askCode, setAskCode] = useState(false);
+  const [recoveryCode, setRecoveryCode] = useState(false);
   const [codeError, setCodeError] = useState<string>();
   const [form, fields] = useForm({
     id: 'sign-in',
     defaultValue: { email: endedSession?.email ?? '' },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: askCode ? loginWithCodeSchema : loginRequestSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: !askCode ? loginRequestSchema : recoveryCode ? loginWithRecoveryCodeSchema : loginWithCodeSchema }),
     onSubmit: async (event, { submission }) => {
       event.preventDefault();
       if (submission?.status !== 'success') return;
@@ -52,6 +54,12 @@ export function SignInPage({ search }: { search: FromSearch }) {
     },
   });
 
+  const switchCode = () => {
+    setRecoveryCode(!recoveryCode);
+    setCodeError(undefined);
+    form.reset({ name: fields.code.name });
+  };
+
   return (
     <AuthCard title="Sign In" subtitle="Enter your credentials to access home services and tools.">
       <form {...getFormProps(form)}>
@@ -73,7 +81,7 @@ export function SignInPage({ search }: { search: FromSearch }) {
             autoComplete="current-password"
             error={fields.password.errors?.[0]}
           />
-          {askCode && (
+          {askCode && !recoveryCode && (
             <AuthenticatorCodeInput
               key={fields.code.key}
               field={fields.code}
@@ -83,9 +91,31 @@ export function SignInPage({ search }: { search: FromSearch }) {
               serverError={codeError}
             />
           )}
-          <AnchorLink to="/auth/forgot-password" search={search} size="sm" mt={-8} style={{ alignSelf: 'flex-end' }}>
-            Forgot password?
-          </AnchorLink>
+          {askCode && recoveryCode && (
+            <TextInput
+              {...getInputProps(fields.code, { type: 'text' })}
+              key={`recovery-${fields.code.key}`}
+              label="Recovery code"
+              description="Type one of the recovery codes you saved when you turned on two-step sign-in. Each one works once."
+              placeholder="3f9a2-c07b1"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              autoFocus
+              error={fields.code.errors?.[0] ?? codeError}
+            />
+          )}
+          {/* On a phone the two links wrap: "Forgot password?" stays on the right. */}
+          <Group mt={-8}>
+            {askCode && (
+              <Anchor component="button" type="button" size="sm" onClick={switchCode}>
+                {recoveryCode ? 'Use your authenticator app' : 'Lost your phone? Use a recovery code'}
+              </Anchor>
+            )}
+            <AnchorLink to="/auth/forgot-password" search={search} size="sm" ml="auto">
+              Forgot password?
+            </AnchorLink>
+          </Group>
           <Button type="submit" loading={submitting.busy} fullWidth size="md">
             Log In
           </Button>

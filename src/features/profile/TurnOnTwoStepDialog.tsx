@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Button, Center, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
-import { authenticatorCodeField, twoStepSetupSchema, twoStepStatusSchema, type TwoStepSetup, type TwoStepStatus } from '../../../contract/two-step';
+import { authenticatorCodeField, twoStepSetupSchema, twoStepTurnedOnSchema, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../../contract/two-step';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
 import { AuthenticatorCodeInput } from '../../ui/AuthenticatorCodeInput';
@@ -11,16 +11,21 @@ import { CopyButton } from '../../ui/CopyButton';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { QrCode } from '../../ui/QrCode';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { RecoveryCodesDialog } from './RecoveryCodesDialog';
 
 const codeFormSchema = z.object({ code: authenticatorCodeField });
 
 /** "ABCD EFGH ...": the setup key in groups of four, easier to type into an app by hand. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
-/** Sets up an authenticator app: a new secret as a QR code and as text, then a code that proves the app has it. */
+/**
+ * Sets up an authenticator app: a new secret as a QR code and as text, then a code that proves the
+ * app has it. Once on, it shows the first recovery codes; closing then is done, however it closes.
+ */
 export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; onDone: (status: TwoStepStatus) => void }) {
   const session = useSession();
   const [setup, setSetup] = useState<TwoStepSetup | null>(null);
+  const [turnedOn, setTurnedOn] = useState<TwoStepTurnedOn | null>(null);
   const preparing = useAsyncAction('Setting up two-step sign-in');
   const turningOn = useAsyncAction('Turning on two-step sign-in');
   // On a phone the app is on this device: a link opens it with the secret filled in.
@@ -38,9 +43,11 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
       event.preventDefault();
       if (submission?.status !== 'success' || !setup) return;
       const { code } = submission.value;
-      void turningOn.run(async () => onDone(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepStatusSchema, { secret: setup.secret, code })));
+      void turningOn.run(async () => setTurnedOn(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepTurnedOnSchema, { secret: setup.secret, code })));
     },
   });
+
+  if (turnedOn) return <RecoveryCodesDialog codes={turnedOn.recovery_codes} onDone={() => onDone(turnedOn)} />;
 
   return (
     <Modal opened onClose={onClose} title="Turn on two-step sign-in" centered size="md">

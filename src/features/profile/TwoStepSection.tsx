@@ -4,18 +4,22 @@ import { twoStepStatusSchema, type TwoStepStatus } from '../../../contract/two-s
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
 import { dayOf } from './dates';
 import { LoadFailedAlert } from './LoadFailedAlert';
+import { NewRecoveryCodesDialog } from './NewRecoveryCodesDialog';
 import { ProfileCard } from './ProfileCard';
 import { TurnOffTwoStepDialog } from './TurnOffTwoStepDialog';
 import { TurnOnTwoStepDialog } from './TurnOnTwoStepDialog';
 import { useOwnData } from './use-own-data';
 
-/** Two-step sign-in with an authenticator app: its state, and the dialogs that turn it on and off. */
+/** "3 recovery codes left": few left is worth a warning, none left needs new ones. */
+const codesLeft = (count: number) => (count === 0 ? 'You have no recovery codes left: make new ones, in case you lose your phone.' : `You have ${count} recovery code${count === 1 ? '' : 's'} left, in case you lose your phone.`);
+
+/** Two-step sign-in with an authenticator app: its state, its recovery codes, and the dialogs that change them. */
 export function TwoStepSection() {
   const { data: status, setData: setStatus, error, reload } = useOwnData('/api/v1/auth/two-step', twoStepStatusSchema);
-  const [dialog, setDialog] = useState<'on' | 'off' | null>(null);
+  const [dialog, setDialog] = useState<'on' | 'off' | 'codes' | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
-  const open = (which: 'on' | 'off') => {
+  const open = (which: 'on' | 'off' | 'codes') => {
     setOutcome(null);
     setDialog(which);
   };
@@ -30,7 +34,7 @@ export function TwoStepSection() {
       title="Two-Step Sign-In"
       description={
         status?.enabled
-          ? `On since ${dayOf(status.since!)}. Signing in asks for your password and a code from your authenticator app.`
+          ? `On since ${dayOf(status.since!)}. Signing in asks for your password and a code from your authenticator app. ${codesLeft(status.recovery_codes_left)}`
           : 'Ask for a code from an authenticator app on your phone as well as your password, so a stolen password alone cannot sign in.'
       }
     >
@@ -41,9 +45,17 @@ export function TwoStepSection() {
           <Button variant="default" onClick={() => open(status.enabled ? 'off' : 'on')}>
             {status.enabled ? 'Turn Off' : 'Turn On'}
           </Button>
+          {status.enabled && (
+            <Button variant="default" onClick={() => open('codes')}>
+              New Recovery Codes
+            </Button>
+          )}
         </Group>
       )}
       {dialog === 'on' && <TurnOnTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is on. Next time you sign in, have your authenticator app ready.')} />}
+      {dialog === 'codes' && status && (
+        <NewRecoveryCodesDialog onClose={() => setDialog(null)} onDone={(count) => done({ ...status, recovery_codes_left: count }, 'New recovery codes are ready. The old ones no longer work.')} />
+      )}
       {dialog === 'off' && <TurnOffTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is off. Signing in asks for your password only.')} />}
     </ProfileCard>
   );

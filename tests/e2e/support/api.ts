@@ -33,11 +33,11 @@ export const register = (person: Person, base = E2E_URL) => json('POST', '/api/v
 export const login = async (person: Person, base = E2E_URL) => (await json('POST', '/api/v1/auth/login', { email: person.email, password: person.password }, undefined, base)) as { access: string; refresh: string; id: string };
 
 /** Turns on two-step sign-in as the person's own device would; answers the secret their authenticator app holds. */
-export async function turnOnTwoStep(person: Person, code: (secret: string) => string, base = E2E_URL): Promise<string> {
+export async function turnOnTwoStep(person: Person, code: (secret: string) => string, base = E2E_URL): Promise<{ id: string; recoveryCodes: string[] }> {
   const { access, id } = await login(person, base);
   const { secret } = (await json('POST', '/api/v1/auth/two-step/setup', {}, access, base)) as { secret: string };
-  await json('PUT', '/api/v1/auth/two-step', { secret, code: code(secret) }, access, base);
-  return id;
+  const on = (await json('PUT', '/api/v1/auth/two-step', { secret, code: code(secret) }, access, base)) as { recovery_codes: string[] };
+  return { id, recoveryCodes: on.recovery_codes };
 }
 
 /** The newest mail to `email` matching `pattern`, its first group (the e2e server writes mails to its outbox). */
