@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse, Profile } from '../../contract/accounts';
 import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
-import type { Authenticated, ClientInfo, UserSessionsService } from '../sessions/user-sessions-service';
+import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
@@ -92,7 +92,7 @@ export class AccountsService {
     }
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
-    const tokens = await this.sessions.start(user.id, client);
+    const tokens = await this.sessions.start(user.id, client, secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password);
     return {
       id: user.id,
       full_name: user.full_name,

@@ -30,6 +30,8 @@ export interface UserSessionsTable {
   expires_at: number;
   last_active: number;
   revoked_at: number | null;
+  /** How the sign-in behind it proved who it was: OIDC's `amr` values (RFC 8176), space-separated. */
+  amr: string;
 }
 
 /** One row per refresh token ever issued; only the hash is kept. */
@@ -136,6 +138,8 @@ export interface ServiceSessionsTable {
   scope: string;
   ip_address: string | null;
   auth_time: number;
+  /** How the sign-in behind it proved who it was: OIDC's `amr` values (RFC 8176), space-separated. */
+  amr: string;
   issued_at: number;
   expires_at: number;
   last_active: number;
@@ -153,6 +157,8 @@ export interface OauthCodesTable {
   code_challenge: string | null;
   code_challenge_method: string | null;
   auth_time: number;
+  /** How the sign-in behind it proved who it was: OIDC's `amr` values (RFC 8176), space-separated. */
+  amr: string;
   ip_address: string | null;
   created_at: number;
   expires_at: number;

@@ -4,7 +4,7 @@ import { redirectWith } from '../../contract/oauth';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { ApiServicesRepository } from '../api-services/api-services-repository';
 import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
-import type { Authenticated } from '../sessions/user-sessions-service';
+import { SIGN_IN_METHODS, type Authenticated } from '../sessions/user-sessions-service';
 import { hashToken } from '../sessions/tokens';
 import { validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
 import type { IdTokenHints } from './id-token-hints';
@@ -59,6 +59,7 @@ export class Authorization {
     if (!user || user.verified !== 1) throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
     const session = await this.userSessions.findById(auth.sessionId);
     const authTime = session?.issued_at ?? this.clock();
+    const amr = session?.amr ?? SIGN_IN_METHODS.password;
     await this.checkFreshness(valid, authTime, fail);
     if (valid.prompt.includes('none')) {
       const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
@@ -78,6 +79,7 @@ export class Authorization {
       code_challenge: valid.codeChallenge,
       code_challenge_method: valid.codeChallengeMethod,
       auth_time: authTime,
+      amr,
       ip_address: ip ?? null,
       created_at: now,
       expires_at: now + CODE_LIFETIME_SECONDS * 1000,

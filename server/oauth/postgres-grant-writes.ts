@@ -12,7 +12,7 @@ const TOKEN_COLUMNS: ColumnTypes<ServiceTokensTable> = {
 
 const SESSION_COLUMNS: ColumnTypes<ServiceSessionsTable> = {
   id: 'text', service_id: 'text', user_id: 'text', user_session_id: 'text', scope: 'text', ip_address: 'text',
-  auth_time: 'bigint', issued_at: 'bigint', expires_at: 'bigint', last_active: 'bigint', revoked_at: 'bigint',
+  auth_time: 'bigint', amr: 'text', issued_at: 'bigint', expires_at: 'bigint', last_active: 'bigint', revoked_at: 'bigint',
 };
 
 const tokenRow = (at: number) => `${at}.`;

@@ -137,6 +137,7 @@ const tokenInContext = preparedQuery((db, value) =>
       'service_sessions.revoked_at as session_revoked_at',
       'service_sessions.expires_at as session_expires_at',
       'service_sessions.auth_time',
+      'service_sessions.amr',
       'api_services.is_active as service_is_active',
       'users.email',
       'users.email_verified',
@@ -190,5 +191,5 @@ const useCodeForSession = preparedQuery((db, value) =>
   db.updateTable('oauth_codes').set({ used_at: value('now'), service_session_id: value('sessionId') }).where('code_hash', '=', value<string>('codeHash')).where('used_at', 'is', null),
 );
 
-const SESSION_COLUMNS = ['id', 'service_id', 'user_id', 'user_session_id', 'scope', 'ip_address', 'auth_time', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
+const SESSION_COLUMNS = ['id', 'service_id', 'user_id', 'user_session_id', 'scope', 'ip_address', 'auth_time', 'amr', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
 const insertSession = preparedQuery((db, value) => db.insertInto('service_sessions').values(placeholderRow<ServiceSessionRow>(value, SESSION_COLUMNS)));

@@ -68,13 +68,13 @@ export class TokenEndpoint {
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
     // Using the code and opening the session are one transaction: one commit per exchange.
     const opened = await this.serviceSessions.openSessionWithCode(
-      { id: sessionId, service_id: service.id, user_id: user.id, user_session_id: code.user_session_id, scope: code.scope, ip_address: code.ip_address, auth_time: code.auth_time, issued_at: now, expires_at: expiresAt, last_active: now, revoked_at: null },
+      { id: sessionId, service_id: service.id, user_id: user.id, user_session_id: code.user_session_id, scope: code.scope, ip_address: code.ip_address, auth_time: code.auth_time, amr: code.amr, issued_at: now, expires_at: expiresAt, last_active: now, revoked_at: null },
       codeHash,
       tokens.rows,
     );
     // Another exchange of this code got there first.
     if (!opened) return this.replayed(codeHash, now);
-    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, nonce: code.nonce, accessToken: tokens.access, scopes });
+    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, amr: code.amr, nonce: code.nonce, accessToken: tokens.access, scopes });
     return this.response(tokens.access, tokens.refresh, idToken, scopes);
   }
 
@@ -107,7 +107,7 @@ export class TokenEndpoint {
       await this.serviceSessions.revokeSession(sessionId, now);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
-    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, nonce: null, accessToken: tokens.access, scopes });
+    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, scopes });
     return this.response(tokens.access, tokens.refresh, idToken, scopes);
   }
 

@@ -44,13 +44,14 @@ export class TokenIssuer {
     return { access: access.token, refresh: refresh?.token, rows };
   }
 
-  async idToken(input: { service: ApiServiceRow; user: ClaimsUser; sessionId: string; authTime: number; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
+  async idToken(input: { service: ApiServiceRow; user: ClaimsUser; sessionId: string; authTime: number; amr: string; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
     const alg = (input.service.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256') satisfies SigningAlg;
     const { kid, key } = await this.keys.signingKey(alg);
     const now = Math.floor(this.clock() / 1000);
     return signJwt(alg, key, { kid, typ: 'JWT' }, {
       ...claimsFor(input.user, input.scopes),
       auth_time: Math.floor(input.authTime / 1000),
+      amr: input.amr.split(' '),
       ...(input.nonce ? { nonce: input.nonce } : {}),
       at_hash: atHash(input.accessToken),
       azp: input.service.client_id,

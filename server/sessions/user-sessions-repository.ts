@@ -157,5 +157,5 @@ const slideSession = preparedQuery((db, value) =>
 
 const setLastLogin = preparedQuery((db, value) => db.updateTable('users').set({ last_login: value('now') }).where('id', '=', value<string>('id')));
 
-const SESSION_COLUMNS = ['id', 'user_id', 'device_info', 'ip_address', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
+const SESSION_COLUMNS = ['id', 'user_id', 'device_info', 'ip_address', 'issued_at', 'expires_at', 'last_active', 'revoked_at', 'amr'] as const;
 const insertSession = preparedQuery((db, value) => db.insertInto('user_sessions').values(placeholderRow<UserSessionRow>(value, SESSION_COLUMNS)));

@@ -9,6 +9,13 @@ import type { SignedInUser, UserSessionsRepository } from './user-sessions-repos
 export type Authenticated = { userId: string; sessionId: string; isAdmin: boolean; user: SignedInUser };
 export type ClientInfo = { userAgent: string | undefined; ip: string | undefined };
 
+/**
+ * How a sign-in proved who it was, kept with its session for the ID tokens of services signed in
+ * through it: OIDC's `amr` (RFC 8176), space-separated. A recovery code is a one-time password too.
+ */
+export const SIGN_IN_METHODS = { password: 'pwd', passwordAndCode: 'pwd otp mfa' } as const;
+export type SignInMethods = (typeof SIGN_IN_METHODS)[keyof typeof SIGN_IN_METHODS];
+
 export type SessionPolicy = {
   /** A session not used for this long ends. */
   refreshTokenTtlSeconds: number;
@@ -28,7 +35,7 @@ export class UserSessionsService {
   ) {}
 
   /** A sign-in: opens a session (and records it as the user's last sign-in). */
-  async start(userId: string, client: ClientInfo): Promise<RefreshResponse & { sessionId: string }> {
+  async start(userId: string, client: ClientInfo, amr: SignInMethods): Promise<RefreshResponse & { sessionId: string }> {
     const now = this.clock();
     const sessionId = randomUUID();
     const refresh = newSplitToken(now);
@@ -42,6 +49,7 @@ export class UserSessionsService {
         expires_at: this.expiry(now, now),
         last_active: now,
         revoked_at: null,
+        amr,
       },
       refresh,
     );

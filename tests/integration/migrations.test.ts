@@ -23,7 +23,7 @@ const migrateTo = async (name: string) => {
 it('names the successor of every refresh token rotated before the upgrade', async () => {
   await migrateTo('2026-11-22T0300-one-signing-key-per-alg');
   await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
-  await db.insertInto('user_sessions').values({ id: 's', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
+  await db.insertInto('user_sessions').values({ id: 's', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null } as never).execute();
   // The columns of the time, renamed since (token_key, parent_key).
   const token = (token_hash: string, parent_hash: string | null, created_at: number, rotated_at: number | null) => ({ token_hash, session_id: 's', parent_hash, created_at, rotated_at }) as never;
   await db
@@ -52,10 +52,10 @@ it('keeps the tokens issued before selectors, and going back drops only the newe
   await migrateTo('2026-11-23T0000-refresh-token-successor');
   await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
   await db.insertInto('api_services').values({ id: 'a', name: 'A', description: '', client_id: 'c', client_secret_hash: 'x', redirect_uris: '[]', post_logout_redirect_uris: '[]', scopes: '["openid"]', grant_types: '[]', is_active: 1, icon_url: null, id_token_signed_response_alg: 'RS256', created_at: 1, updated_at: 1 }).execute();
-  await db.insertInto('service_sessions').values({ id: 's', service_id: 'a', user_id: 'u', user_session_id: null, scope: 'openid', ip_address: null, auth_time: 1, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
+  await db.insertInto('service_sessions').values({ id: 's', service_id: 'a', user_id: 'u', user_session_id: null, scope: 'openid', ip_address: null, auth_time: 1, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null } as never).execute();
   const token = { kind: 'access', scope: 'openid', service_session_id: 's', created_at: 1, expires_at: 9e12, used_at: null } as const;
   await db.insertInto('service_tokens').values({ ...token, token_hash: 'hash of an older token' } as never).execute();
-  await db.insertInto('user_sessions').values({ id: 'us', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null }).execute();
+  await db.insertInto('user_sessions').values({ id: 'us', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null } as never).execute();
   const refresh = { session_id: 'us', created_at: 1, rotated_at: null, replaced_by: null };
   await db.insertInto('refresh_tokens').values({ ...refresh, token_hash: 'hash of an older refresh token', parent_hash: null } as never).execute();
 
@@ -74,4 +74,17 @@ it('keeps the tokens issued before selectors, and going back drops only the newe
   await migrateTo('2026-11-23T0000-refresh-token-successor');
   expect(await db.selectFrom('service_tokens').selectAll().execute()).toEqual([{ ...token, token_hash: 'hash of an older token' }]);
   expect(await db.selectFrom('refresh_tokens').selectAll().execute()).toEqual([{ ...refresh, token_hash: 'hash of an older refresh token', parent_hash: null }]);
+});
+
+it('says that sessions, codes and service sessions from before two-step sign-in were opened with the password alone', async () => {
+  await migrateTo('2026-12-01T0100-recovery-codes');
+  await db.insertInto('users').values({ id: 'u', email: 'u@example.com', password_hash: 'x', full_name: 'U', email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at: 1, updated_at: 1 }).execute();
+  await db.insertInto('api_services').values({ id: 'a', name: 'A', description: '', client_id: 'c', client_secret_hash: 'x', redirect_uris: '[]', post_logout_redirect_uris: '[]', scopes: '["openid"]', grant_types: '[]', is_active: 1, icon_url: null, id_token_signed_response_alg: 'RS256', created_at: 1, updated_at: 1 }).execute();
+  await db.insertInto('user_sessions').values({ id: 'us', user_id: 'u', device_info: '{}', ip_address: null, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null } as never).execute();
+  await db.insertInto('service_sessions').values({ id: 'ss', service_id: 'a', user_id: 'u', user_session_id: 'us', scope: 'openid', ip_address: null, auth_time: 1, issued_at: 1, expires_at: 9e12, last_active: 1, revoked_at: null } as never).execute();
+  await db.insertInto('oauth_codes').values({ code_hash: 'h', service_id: 'a', user_id: 'u', user_session_id: 'us', redirect_uri: 'http://x/cb', scope: 'openid', nonce: null, code_challenge: null, code_challenge_method: null, auth_time: 1, ip_address: null, created_at: 1, expires_at: 9e12, used_at: null, service_session_id: null } as never).execute();
+
+  await migrateToLatest(db);
+  const amr = await Promise.all((['user_sessions', 'service_sessions', 'oauth_codes'] as const).map((table) => db.selectFrom(table).select('amr').execute()));
+  expect(amr).toEqual([[{ amr: 'pwd' }], [{ amr: 'pwd' }], [{ amr: 'pwd' }]]);
 });

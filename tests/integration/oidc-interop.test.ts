@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JWKS_MAX_AGE_SECONDS } from '../../server/keys/signing-keys';
+import { totpCode, totpStep } from '../../server/two-step/totp';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
@@ -42,6 +43,7 @@ describe('a real relying party (openid-client)', () => {
     const claims = tokens.claims()!;
     expect(claims).toMatchObject({ iss: f.issuer, aud: service.clientId, email: f.user.email, name: f.user.name, azp: service.clientId, nonce });
     expect(typeof claims.auth_time).toBe('number');
+    expect(claims.amr).toEqual(['pwd']);
     expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toBeTruthy();
 
@@ -59,6 +61,34 @@ describe('a real relying party (openid-client)', () => {
     const raw = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${refreshed.access_token}` } });
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('says in amr how the sign-in proved who it was (RFC 8176), and a refresh keeps saying it', async () => {
+    const service = await f.createService();
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const signInWith = async (token: string) => {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+      return client.authorizationCodeGrant(config, await allow(url, token), { pkceCodeVerifier: verifier });
+    };
+    expect((await signInWith(f.user.access)).claims()!.amr).toEqual(['pwd']);
+
+    // Two-step sign-in on: a sign-in with the app's code, and one with a recovery code.
+    const step = totpStep(f.t.app.services.clock());
+    const { secret } = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/two-step/setup', {}, f.user.access)).body;
+    const on = await oidcJson(f.issuer, 'PUT', '/api/v1/auth/two-step', { secret, code: totpCode(secret, step) }, f.user.access);
+    const { email, password } = f.user;
+    for (const code of [totpCode(secret, step + 1), on.body.recovery_codes[0]]) {
+      const login = await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email, password, code });
+      expect(login.status).toBe(200);
+      const tokens = await signInWith(login.body.access);
+      expect(tokens.claims()!.amr, code).toEqual(['pwd', 'otp', 'mfa']);
+      expect((await client.refreshTokenGrant(config, tokens.refresh_token!)).claims()!.amr).toEqual(['pwd', 'otp', 'mfa']);
+    }
+    // The session signed in before two-step sign-in was on says what that sign-in was.
+    const older = await signInWith(f.user.access);
+    expect(older.claims()!.amr).toEqual(['pwd']);
+    expect((await client.refreshTokenGrant(config, older.refresh_token!)).claims()!.amr).toEqual(['pwd']);
   });
 
   it("sends a mobile app back to its own scheme (RFC 8252), as Immich's app asks", async () => {

@@ -49,7 +49,7 @@ describe('pruning expired rows', () => {
     const user = await registerAndLogin(t.app);
     const service = await t.app.services.apiServices.create(apiServiceInputSchema.parse({ name: 'Grafana', description: 'Dashboards', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['openid'], grant_types: ['authorization_code', 'refresh_token'] }));
     const now = t.app.services.clock();
-    const session = (id: string, expires_at: number, revoked_at: number | null) => ({ id, service_id: service.id, user_id: user.id, user_session_id: null, scope: 'openid', ip_address: null, auth_time: now, issued_at: now, expires_at, last_active: now, revoked_at });
+    const session = (id: string, expires_at: number, revoked_at: number | null) => ({ id, service_id: service.id, user_id: user.id, user_session_id: null, scope: 'openid', ip_address: null, auth_time: now, amr: 'pwd', issued_at: now, expires_at, last_active: now, revoked_at });
     await t.db.insertInto('service_sessions').values([session('live', now + DAY, null), session('revoked', now + DAY, now), session('expired', now - 1, null)]).execute();
     const token = (token_key: string, service_session_id: string, expires_at: number, kind: 'access' | 'refresh' = 'access', used_at: number | null = null) => ({ token_key, verifier_hash: null, kind, scope: 'openid', service_session_id, created_at: now, expires_at, used_at });
     await t.db
@@ -62,7 +62,7 @@ describe('pruning expired rows', () => {
         token('of expired', 'expired', now + DAY, 'refresh'),
       ])
       .execute();
-    const code = (code_hash: string, expires_at: number) => ({ code_hash, service_id: service.id, user_id: user.id, user_session_id: 'x', redirect_uri: 'http://127.0.0.1:9/cb', scope: 'openid', nonce: null, code_challenge: null, code_challenge_method: null, auth_time: now, ip_address: null, created_at: now, expires_at, used_at: null, service_session_id: null });
+    const code = (code_hash: string, expires_at: number) => ({ code_hash, service_id: service.id, user_id: user.id, user_session_id: 'x', redirect_uri: 'http://127.0.0.1:9/cb', scope: 'openid', nonce: null, code_challenge: null, code_challenge_method: null, auth_time: now, amr: 'pwd', ip_address: null, created_at: now, expires_at, used_at: null, service_session_id: null });
     await t.db.insertInto('oauth_codes').values([code('fresh', now + 60_000), code('expired an hour ago', now - 3_600_000), code('expired two days ago', now - 2 * DAY)]).execute();
     // More old rows than one delete takes: the backlog goes in several.
     const old = Array.from({ length: 1_100 }, (_, at) => ({ key: `old ${at}`, window_start: now - 2 * DAY, failures: 5 }));

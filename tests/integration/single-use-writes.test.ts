@@ -25,7 +25,7 @@ const tokenRows = (sessionId: string, name: string, now: number) =>
   (['access', 'refresh'] as const).map((kind) => ({ token_key: `${name}-${kind}`, verifier_hash: `${name}-verifier`, kind, scope: 'openid', service_session_id: sessionId, created_at: now, expires_at: now + 60_000, used_at: null }));
 
 /** The service session a code opens, as the token endpoint builds it. */
-const sessionOf = (code: CodeRow, id: string, now: number): ServiceSessionRow => ({ id, service_id: service.id, user_id: code.user_id, user_session_id: code.user_session_id, scope: code.scope, ip_address: null, auth_time: code.auth_time, issued_at: now, expires_at: now + 60_000, last_active: now, revoked_at: null });
+const sessionOf = (code: CodeRow, id: string, now: number): ServiceSessionRow => ({ id, service_id: service.id, user_id: code.user_id, user_session_id: code.user_session_id, scope: code.scope, ip_address: null, auth_time: code.auth_time, amr: code.amr, issued_at: now, expires_at: now + 60_000, last_active: now, revoked_at: null });
 
 const rowsOf = (keys: string[]) => f.t.db.selectFrom('service_tokens').selectAll().where('token_key', 'in', keys).execute();
 
