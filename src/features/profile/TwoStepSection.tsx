@@ -10,16 +10,18 @@ import { TurnOffTwoStepDialog } from './TurnOffTwoStepDialog';
 import { TurnOnTwoStepDialog } from './TurnOnTwoStepDialog';
 import { useOwnData } from './use-own-data';
 
-/** "3 recovery codes left": few left is worth a warning, none left needs new ones. */
+type Dialog = 'on' | 'off' | 'codes';
+
+/** How many recovery codes are left; with none left, new ones are needed. */
 const codesLeft = (count: number) => (count === 0 ? 'You have no recovery codes left: make new ones, in case you lose your phone.' : `You have ${count} recovery code${count === 1 ? '' : 's'} left, in case you lose your phone.`);
 
 /** Two-step sign-in with an authenticator app: its state, its recovery codes, and the dialogs that change them. */
 export function TwoStepSection() {
   const { data: status, setData: setStatus, error, reload } = useOwnData('/api/v1/auth/two-step', twoStepStatusSchema);
-  const [dialog, setDialog] = useState<'on' | 'off' | 'codes' | null>(null);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
-  const open = (which: 'on' | 'off' | 'codes') => {
+  const open = (which: Dialog) => {
     setOutcome(null);
     setDialog(which);
   };
