@@ -54,7 +54,7 @@ export class AuthenticatorApps {
       await replaceRecoveryCodes(tx, person.id, codes);
     });
     this.tell(person, 'turned-on');
-    return { ...(await this.status(person.id)), recovery_codes: codes };
+    return { enabled: true, since: new Date(now).toISOString(), recovery_codes_left: codes.length, recovery_codes: codes };
   }
 
   /** New recovery codes in place of all the old ones, used or not. */
