@@ -1,33 +1,35 @@
 import { z } from 'zod';
 import { currentPasswordField } from './fields';
 
-/**
- * Two-step sign-in: a code from an authenticator app (TOTP, RFC 6238) as well as the password.
- * Apps show the code as "123 456", so spaces are dropped before the six digits are checked.
- */
-export const authenticatorCodeField = z
-  .string({ error: 'Code is required' })
-  .transform((code) => code.replace(/\s+/g, ''))
-  .pipe(z.string().min(1, 'Code is required').regex(/^\d{6}$/, 'The code is the 6 digits your authenticator app shows'));
+/** An authenticator app's code (TOTP, RFC 6238): six digits. */
+const APP_CODE_PATTERN = /^\d{6}$/;
 
 /** A recovery code as Home Guard shows it: ten hex digits, "3f9a2-c07b1". Case and the hyphen do not matter. */
 export const RECOVERY_CODE_PATTERN = /^[0-9a-f]{5}-?[0-9a-f]{5}$/i;
 
-export const recoveryCodeField = z
-  .string({ error: 'Recovery code is required' })
-  .transform((code) => code.replace(/\s+/g, ''))
-  .pipe(z.string().min(1, 'Recovery code is required').regex(RECOVERY_CODE_PATTERN, 'A recovery code is 10 letters and digits, like 3f9a2-c07b1'));
+/** Apps show the code as "123 456" and people paste codes with spaces, so spaces go before the check; a blank is only "required". */
+function codeField(required: string, isValid: (code: string) => boolean, invalid: string) {
+  return z
+    .string({ error: required })
+    .transform((code) => code.replace(/\s+/g, ''))
+    .pipe(z.string().min(1, { error: required, abort: true }).refine(isValid, invalid));
+}
+
+/** Two-step sign-in: a code from an authenticator app as well as the password. */
+export const authenticatorCodeField = codeField('Code is required', (code) => APP_CODE_PATTERN.test(code), 'The code is the 6 digits your authenticator app shows');
+
+export const recoveryCodeField = codeField(
+  'Recovery code is required',
+  (code) => RECOVERY_CODE_PATTERN.test(code),
+  'A recovery code is 10 letters and digits, like 3f9a2-c07b1',
+);
 
 /** What sign-in takes as its second step: the app's code or, with the phone lost, a recovery code. */
-export const signInCodeField = z
-  .string({ error: 'Code is required' })
-  .transform((code) => code.replace(/\s+/g, ''))
-  .pipe(
-    z
-      .string()
-      .min(1, 'Code is required')
-      .refine((code) => /^\d{6}$/.test(code) || RECOVERY_CODE_PATTERN.test(code), 'The code is the 6 digits your authenticator app shows, or a recovery code'),
-  );
+export const signInCodeField = codeField(
+  'Code is required',
+  (code) => APP_CODE_PATTERN.test(code) || RECOVERY_CODE_PATTERN.test(code),
+  'The code is the 6 digits your authenticator app shows, or a recovery code',
+);
 
 /** GET, PUT and DELETE /api/v1/auth/two-step answer this. */
 export const twoStepStatusSchema = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECOVERY_CODE_PATTERN, recoveryCodeField, signInCodeField } from '../../contract/two-step';
+import { authenticatorCodeField, RECOVERY_CODE_PATTERN, recoveryCodeField, signInCodeField } from '../../contract/two-step';
 import { hashRecoveryCode, newRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery-codes';
 
 describe('recovery codes', () => {
@@ -28,5 +28,13 @@ describe('recovery codes', () => {
       expect(signInCodeField.safeParse(bad).success, bad).toBe(false);
     expect(recoveryCodeField.safeParse('123456').error?.issues[0]?.message).toBe('A recovery code is 10 letters and digits, like 3f9a2-c07b1');
     expect(RECOVERY_CODE_PATTERN.test('123456')).toBe(false);
+  });
+
+  it('are refused where only the app code is asked for, and blanks are called missing', () => {
+    expect(authenticatorCodeField.parse(' 123 456 ')).toBe('123456');
+    expect(authenticatorCodeField.safeParse('3f9a2-c07b1').error?.issues[0]?.message).toBe('The code is the 6 digits your authenticator app shows');
+    expect(authenticatorCodeField.safeParse('  ').error?.issues.map((i) => i.message)).toEqual(['Code is required']);
+    expect(recoveryCodeField.safeParse('').error?.issues.map((i) => i.message)).toEqual(['Recovery code is required']);
+    expect(signInCodeField.safeParse(undefined).error?.issues[0]?.message).toBe('Code is required');
   });
 });
