@@ -15,6 +15,9 @@ const chromium = playwright({
 
 export default defineConfig({
   test: {
+    // Both cores (the default leaves one idle): most tests wait on SQLite, PostgreSQL or a
+    // child process, so two files at once cut the run by about a third.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['contract/**/*.test.ts', 'server/**/*.test.ts'] } },
       {

@@ -47,7 +47,7 @@ it('backs up a live SQLite database with every account in it (PostgreSQL is poin
   const again = runTs('server/cli/admin.ts', ['backup', '--to', target], env);
   expect(await again.exited).toBe(2);
   expect(existsSync(target)).toBe(true);
-});
+}, 120_000); // two runs of the admin command through tsx
 
 it('logs a line per request only at LOG_LEVEL=debug, with the path and never the query string', async () => {
   const lines: string[] = [];

@@ -25,7 +25,9 @@ afterEach(async () => {
   await database.drop();
 });
 
-describe('the server process', () => {
+// Each test starts server processes and the admin command through tsx: seconds apiece on a
+// busy 2-core machine, so they get more time than an in-process test.
+describe('the server process', { timeout: 120_000 }, () => {
   it('keeps every account and session when it is killed and started again on the same data', async () => {
     server = await startServerProcess(serverEnv());
     const email = 'restart@example.com';
@@ -64,7 +66,7 @@ describe('the server process', () => {
   });
 });
 
-describe('npm run admin', () => {
+describe('npm run admin', { timeout: 120_000 }, () => {
   it('creates an administrator and resets a password on the configured database', async () => {
     const create = runTs('server/cli/admin.ts', ['create', '--email', 'Boss@Example.com', '--name', 'The Boss'], { ...serverEnv(), HOME_GUARD_PASSWORD: 'Initial123' });
     expect(await create.exited, create.stderr()).toBe(0);
