@@ -41,7 +41,15 @@ export const oauthErrorSchema = z.object({
 });
 export type OAuthErrorBody = z.infer<typeof oauthErrorSchema>;
 
-/** POST /api/v1/oauth/code */
+/**
+ * POST /api/v1/oauth/code: the request as the service sent it. With `if_approved`, a code comes
+ * only for scopes the person allowed this service before, while still signed in to it (listed
+ * under Services in Personal Info), and not when the service asks for consent (prompt=consent);
+ * otherwise 204 No Content, and the consent screen asks.
+ */
+export const codeRequestSchema = authorizationParamsSchema.extend({ if_approved: z.boolean().optional() });
+export type CodeRequest = z.infer<typeof codeRequestSchema>;
+
 export const codeResponseSchema = z.object({ code: z.string(), redirect_to: z.string() });
 
 /** POST /api/v1/oauth/end-session */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuthorizationCheck, AuthorizationParams } from '../../contract/oauth';
+import type { AuthorizationCheck, AuthorizationParams, CodeRequest } from '../../contract/oauth';
 import { redirectWith } from '../../contract/oauth';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { ApiServicesRepository } from '../api-services/api-services-repository';
@@ -50,9 +50,10 @@ export class Authorization {
 
   /**
    * Issues a code for the signed-in user: random, single-use, 60 seconds, bound to the client,
-   * redirect_uri, user, user session, scopes, nonce and PKCE challenge.
+   * redirect_uri, user, user session, scopes, nonce and PKCE challenge. Null when `if_approved`
+   * finds no approval to go on.
    */
-  async issueCode(params: AuthorizationParams, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string }> {
+  async issueCode(params: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string } | null> {
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
     const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
     const user = await this.users.findById(auth.userId);
@@ -62,8 +63,10 @@ export class Authorization {
     const amr = session?.amr ?? SIGN_IN_METHODS.password;
     await this.checkFreshness(valid, authTime, fail);
     if (valid.prompt.includes('none')) {
-      const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
-      if (!valid.scopes.every((scope) => consented.includes(scope))) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
+      if (!(await this.approvedBefore(user.id, valid))) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
+    } else if (params.if_approved) {
+      const remembered = !valid.prompt.includes('consent') && (await this.approvedBefore(user.id, valid)) && (await this.serviceSessions.hasLiveSession(user.id, valid.service.id, this.clock()));
+      if (!remembered) return null; // the consent screen asks
     }
 
     const now = this.clock();
@@ -88,6 +91,11 @@ export class Authorization {
     });
     await this.serviceSessions.recordConsent(user.id, valid.service.id, valid.scopes, now);
     return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }) };
+  }
+
+  private async approvedBefore(userId: string, valid: ValidAuthorizationRequest): Promise<boolean> {
+    const consented = await this.serviceSessions.consentedScopes(userId, valid.service.id);
+    return valid.scopes.every((scope) => consented.includes(scope));
   }
 
   /** max_age or prompt=login: a sign-in older than they allow needs a fresh one (with prompt=none, the service is told). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import type { Services } from '../services';
@@ -71,9 +71,9 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     oauth.authorization.check(request.query),
   );
 
-  app.post('/api/v1/oauth/code', { onRequest: services.authenticate, schema: { body: authorizationParamsSchema.passthrough(), response: { 200: codeResponseSchema, ...errors } } }, async (request, reply) => {
+  app.post('/api/v1/oauth/code', { onRequest: services.authenticate, schema: { body: codeRequestSchema.passthrough(), response: { 200: codeResponseSchema, 204: z.null(), ...errors } } }, async (request, reply) => {
     noStore(reply);
-    return oauth.authorization.issueCode(request.body, request.auth!, request.ip);
+    return (await oauth.authorization.issueCode(request.body, request.auth!, request.ip)) ?? reply.code(204).send(null);
   });
 
   app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {

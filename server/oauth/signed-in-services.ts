@@ -24,17 +24,23 @@ export class SignedInServices {
     return rows.map((row) => ({ service_id: row.id, name: row.name, icon_url: row.icon_url, sessions: Number(row.sessions), last_active: new Date(Number(row.last_active)).toISOString() }));
   }
 
-  /** Ends every live session the person has at one service: its tokens stop working at once. */
+  /**
+   * Ends every live session the person has at one service (its tokens stop working at once) and
+   * withdraws their approval: the service has to ask again, even with prompt=none.
+   */
   async signOut(userId: string, serviceId: string): Promise<void> {
     const now = this.clock();
-    const ended = await this.db
-      .updateTable('service_sessions')
-      .set({ revoked_at: now })
-      .where('user_id', '=', userId)
-      .where('service_id', '=', serviceId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (ended.numUpdatedRows === 0n) throw AppError.notFound('signed-in service');
+    await this.db.transaction().execute(async (tx) => {
+      const ended = await tx
+        .updateTable('service_sessions')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('service_id', '=', serviceId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (ended.numUpdatedRows === 0n) throw AppError.notFound('signed-in service');
+      await tx.deleteFrom('consents').where('user_id', '=', userId).where('service_id', '=', serviceId).execute();
+    });
   }
 }

@@ -113,12 +113,55 @@ test('prompt=login asks a signed-in person for the password again, and the servi
   expect(tokens.claims()!.auth_time).toBeGreaterThanOrEqual(asked);
 
   // Signed out, the sign-in the request starts with is the fresh one: asked once, not twice.
+  // (Still signed in to Outline, the person is not asked to approve it again either.)
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   await page.goto(client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', prompt: 'login', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'signed-out' }).href);
   await signIn(page, person);
-  await expect(page.getByText('Are you sure you want to trust Outline?')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('state')).toBe('signed-out');
+});
+
+test('a service the person allowed asks no more while they are signed in to it; signing out of it on Personal Info makes it ask again', async ({ page }) => {
+  const service = await createService({ name: 'Gitea' });
+  const person = await verifiedPerson('remember');
+  const config = await discover(service);
+  const visit = async (state: string, extra: Record<string, string> = {}) => {
+    const verifier = client.randomPKCECodeVerifier();
+    await page.goto(client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, ...extra }).href);
+    return verifier;
+  };
+  const backAtTheService = async (verifier: string, state: string) => {
+    await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+    return client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
+  };
+  const consent = page.getByText('Are you sure you want to trust Gitea?');
+
+  const first = await visit('first');
+  await signIn(page, person);
+  await consent.waitFor();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await backAtTheService(first, 'first');
+
+  // Approved and signed in there: straight back, with nobody clicking Allow.
+  const second = await visit('second');
+  expect((await backAtTheService(second, 'second')).claims()!.email).toBe(person.email);
+
+  // The service may still insist.
+  const insisted = await visit('insist', { prompt: 'consent' });
+  await consent.waitFor();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await backAtTheService(insisted, 'insist');
+
+  await page.goto('/personal-info');
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Services' }) });
+  await card.getByRole('button', { name: 'Sign out Gitea' }).click();
+  await expect(card.getByRole('status')).toHaveText('You are signed out of Gitea.');
+  const third = await visit('third');
+  await consent.waitFor();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await backAtTheService(third, 'third');
 });
 
 test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {

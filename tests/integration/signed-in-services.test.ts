@@ -58,4 +58,30 @@ describe('the services a person is signed in to', () => {
     expect(await signedIn(f.user.access)).toEqual([]);
     expect((await userinfo(adminGrafana.access_token)).status).toBe(200);
   });
+
+  it('remember an approval while the person is signed in there; signing out withdraws it, even for prompt=none', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const request = { client_id: grafana.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid offline_access', state: 's' };
+    const ifApproved = (extra: Record<string, unknown>, token = f.user.access) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, ...extra, if_approved: true }, token);
+    // No code, and nothing sent back to the service: the consent screen asks.
+    const refused = async (answer: Awaited<ReturnType<typeof ifApproved>>) => expect({ status: answer.status, body: answer.body }).toEqual({ status: 204, body: undefined });
+
+    await refused(await ifApproved({}));
+    // Allowed, but the code never exchanged: approved, yet not signed in there.
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', request, f.user.access)).status).toBe(200);
+    await refused(await ifApproved({}));
+
+    await signInTo(grafana, f.user.access);
+    const remembered = await ifApproved({});
+    expect(remembered.status).toBe(200);
+    expect(new URL(remembered.body.redirect_to).searchParams.get('code')).toBe(remembered.body.code);
+    await refused(await ifApproved({ scope: 'openid email' }));
+    await refused(await ifApproved({ prompt: 'consent' }));
+    await refused(await ifApproved({}, f.adminToken));
+
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access)).status).toBe(200);
+    await refused(await ifApproved({}));
+    const silent = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, prompt: 'none' }, f.user.access);
+    expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('consent_required');
+  });
 });

@@ -1,5 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { opensAnApp, redirectWith, type AuthorizationParams } from '../../../contract/oauth';
 import { errorMessage } from '../../api/errors';
@@ -32,6 +32,9 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   const [handedOff, setHandedOff] = useState(false);
   const [unreachable, setUnreachable] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  // The account the consent screen asks for: one that has not approved this request before.
+  const [askingFor, setAskingFor] = useState<string | null>(null);
+  const rememberedTried = useRef<string | null>(null);
   const allowing = useAsyncAction('Allowing the service');
   const returnPath = `/auth${stringifySearch(request)}`;
 
@@ -86,6 +89,15 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       throw new Error(answer.error.error_description ?? answer.error.error);
     });
 
+  /** An approval remembered while the person is signed in to the service: no screen, straight back. */
+  const allowIfApproved = async (accountId: string) => {
+    const answer = await requestCode(session.connection, { ...request, if_approved: true }).catch(() => null);
+    if (answer?.ok) return leave(answer.redirectTo);
+    if (answer?.error.redirect_to) return leave(answer.error.redirect_to);
+    if (answer?.error.error === 'login_required') return signInAgain();
+    setAskingFor(accountId); // not approved (or no answer): the screen asks, and Allow tells any error
+  };
+
   // What the request needs next, whenever the request or the account changes.
   useEffect(() => {
     if (!result || leaving) return;
@@ -111,7 +123,11 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     if (!hasAuthenticated) return void session.ensureAuthenticated();
     if (profile && !isFullyVerified(profile)) return void navigate({ to: '/verify', search: { from: returnPath } });
     if (c.prompt.includes('login') && !hadStep('fresh-login', returnPath)) return void signInAgain();
-    if (c.prompt.includes('none')) void allow();
+    if (c.prompt.includes('none')) return void allow();
+    if (c.prompt.includes('consent')) return setAskingFor(activeAccount.accountId);
+    if (rememberedTried.current === activeAccount.accountId) return;
+    rememberedTried.current = activeAccount.accountId;
+    void allowIfApproved(activeAccount.accountId);
   }, [result, signInRequired, activeAccount?.accountId, hasAuthenticated, profile]);
 
   if (unreachable) {
@@ -119,7 +135,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   }
   if (result && !result.ok && !result.error.redirect_to) return <AuthorizationErrorPage error={result.error} />;
   if (leaving && handedOff) return <HandedToAppCard service={check?.service.name} url={leaving} />;
-  if (!check || leaving || !activeAccount || !profile || check.prompt.includes('none')) {
+  if (!check || leaving || !activeAccount || !profile || askingFor !== activeAccount.accountId) {
     return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;
   }
   return (

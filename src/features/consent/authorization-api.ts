@@ -1,4 +1,4 @@
-import { authorizationCheckSchema, codeResponseSchema, oauthErrorSchema, type AuthorizationCheck, type AuthorizationParams, type OAuthErrorBody } from '../../../contract/oauth';
+import { authorizationCheckSchema, codeResponseSchema, oauthErrorSchema, type AuthorizationCheck, type AuthorizationParams, type CodeRequest, type OAuthErrorBody } from '../../../contract/oauth';
 import type { BrokerConnection } from '../../broker/connect';
 
 export type CheckResult = { ok: true; check: AuthorizationCheck } | { ok: false; error: OAuthErrorBody };
@@ -19,8 +19,10 @@ export async function checkAuthorization(params: AuthorizationParams): Promise<C
 }
 
 /** Asks for a code for the active account (the broker adds its token). */
-export async function requestCode(broker: Pick<BrokerConnection, 'fetch'>, params: AuthorizationParams): Promise<CodeResult> {
+export async function requestCode(broker: Pick<BrokerConnection, 'fetch'>, params: CodeRequest): Promise<CodeResult> {
   const response = await broker.fetch('/api/v1/oauth/code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) });
+  // if_approved, and nothing approved before to go on: the consent screen asks
+  if (response.status === 204) return { ok: false, status: 204, error: { error: 'consent_required' } };
   if (response.ok) return { ok: true, redirectTo: codeResponseSchema.parse(await response.json()).redirect_to };
   return { ok: false, status: response.status, error: await oauthError(response) };
 }

@@ -26,7 +26,7 @@ export function ServicesSection() {
   }));
 
   return (
-    <ProfileCard title="Services" description="The services you signed in to with Home Guard. Signing out of one ends its sessions on all your devices; it asks you to sign in again.">
+    <ProfileCard title="Services" description="The services you signed in to with Home Guard. While one is listed here, it does not ask for your approval again. Signing out of one ends its sessions on all your devices, and it asks again next time.">
       <LoadFailedAlert message={error} onRetry={reload} />
       <SignOutList
         items={items ?? null}
