@@ -62,10 +62,12 @@ export class Authorization {
     const authTime = session?.issued_at ?? this.clock();
     const amr = session?.amr ?? SIGN_IN_METHODS.password;
     await this.checkFreshness(valid, authTime, fail);
+    const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
+    const approvedBefore = valid.scopes.every((scope) => consented.includes(scope));
     if (valid.prompt.includes('none')) {
-      if (!(await this.approvedBefore(user.id, valid))) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
+      if (!approvedBefore) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
     } else if (params.if_approved) {
-      const remembered = !valid.prompt.includes('consent') && (await this.approvedBefore(user.id, valid)) && (await this.serviceSessions.hasLiveSession(user.id, valid.service.id, this.clock()));
+      const remembered = approvedBefore && !valid.prompt.includes('consent') && (await this.serviceSessions.hasLiveSession(user.id, valid.service.id, this.clock()));
       if (!remembered) return null; // the consent screen asks
     }
 
@@ -89,13 +91,9 @@ export class Authorization {
       used_at: null,
       service_session_id: null,
     });
-    await this.serviceSessions.recordConsent(user.id, valid.service.id, valid.scopes, now);
+    // A request for fewer scopes does not narrow what the person approved.
+    await this.serviceSessions.recordConsent(user.id, valid.service.id, [...new Set([...consented, ...valid.scopes])], now);
     return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }) };
-  }
-
-  private async approvedBefore(userId: string, valid: ValidAuthorizationRequest): Promise<boolean> {
-    const consented = await this.serviceSessions.consentedScopes(userId, valid.service.id);
-    return valid.scopes.every((scope) => consented.includes(scope));
   }
 
   /** max_age or prompt=login: a sign-in older than they allow needs a fresh one (with prompt=none, the service is told). */

@@ -75,6 +75,9 @@ describe('the services a person is signed in to', () => {
     const remembered = await ifApproved({});
     expect(remembered.status).toBe(200);
     expect(new URL(remembered.body.redirect_to).searchParams.get('code')).toBe(remembered.body.code);
+    // Asking for fewer scopes goes straight back, and does not narrow what was approved.
+    expect((await ifApproved({ scope: 'openid' })).status).toBe(200);
+    expect((await ifApproved({})).status).toBe(200);
     await refused(await ifApproved({ scope: 'openid email' }));
     await refused(await ifApproved({ prompt: 'consent' }));
     await refused(await ifApproved({}, f.adminToken));
