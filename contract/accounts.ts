@@ -99,6 +99,8 @@ export const ownSessionSchema = z.object({
 export type OwnSession = z.infer<typeof ownSessionSchema>;
 /** Live sessions only, the current one first, then the most recently active. */
 export const ownSessionListSchema = z.object({ items: z.array(ownSessionSchema) });
+/** DELETE /api/v1/auth/sessions: every other device signed out; how many there were. */
+export const otherDevicesSignedOutSchema = z.object({ signed_out: z.number().int() });
 
 /** A service the person is signed in to through Home Guard (GET /api/v1/auth/services). */
 export const signedInServiceSchema = z.object({

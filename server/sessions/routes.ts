@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { emptyBodySchema, ownSessionListSchema, signedInServiceListSchema } from '../../contract/accounts';
+import { emptyBodySchema, otherDevicesSignedOutSchema, ownSessionListSchema, signedInServiceListSchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import type { Services } from '../services';
 
@@ -15,6 +15,10 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     reply.header('Cache-Control', 'no-store');
     return { items: await services.sessions.ownSessions(request.auth!) };
   });
+
+  app.delete('/api/v1/auth/sessions', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: otherDevicesSignedOutSchema, ...errors } } }, async (request) => ({
+    signed_out: await services.sessions.endOtherOwnSessions(request.auth!),
+  }));
 
   app.delete('/api/v1/auth/sessions/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.sessions.endOwnSession(request.auth!, request.params.id);

@@ -101,12 +101,14 @@ export class UserSessionsRepository {
    * Revokes every live session of a user, but `exceptSessionId`, and withdraws their tokens: two
    * statements, however many sessions.
    */
-  async revokeAllForUser(userId: string, now: number, exceptSessionId?: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+  /** Answers how many sessions it ended. */
+  async revokeAllForUser(userId: string, now: number, exceptSessionId?: string): Promise<number> {
+    return this.db.transaction().execute(async (tx) => {
       let live = tx.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null);
       if (exceptSessionId) live = live.where('id', '!=', exceptSessionId);
       await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', 'in', live).where('rotated_at', 'is', null).execute();
-      await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', 'in', live).execute();
+      const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', 'in', live).executeTakeFirst();
+      return Number(ended.numUpdatedRows);
     });
   }
 }

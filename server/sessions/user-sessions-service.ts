@@ -137,7 +137,12 @@ export class UserSessionsService {
     return this.sessions.revoke(sessionId, this.clock());
   }
 
-  revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
+  /** Signs the person out everywhere but this device (a stranger may hold another); answers how many. */
+  endOtherOwnSessions(auth: Authenticated): Promise<number> {
+    return this.sessions.revokeAllForUser(auth.userId, this.clock(), auth.sessionId);
+  }
+
+  revokeAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
     return this.sessions.revokeAllForUser(userId, this.clock(), exceptSessionId);
   }
 }

@@ -31,6 +31,34 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   await phoneContext.close();
 });
 
+test('a person signs out every other device at once, and only this one stays signed in', async ({ page, browser }) => {
+  const person = await verifiedPerson('others');
+  const phoneContext = await browser.newContext({ userAgent: FIREFOX_ON_ANDROID });
+  const phone = await phoneContext.newPage();
+  await signInToHome(phone, person);
+  const script = await login(person); // a third device, signed in through the API
+  await signInToHome(page, person);
+
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Devices' }) });
+  // The phone, the script, and the sign-in that verified the account.
+  await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(3);
+  await screenshots(page, 'personal-info-devices-others');
+  await card.getByRole('button', { name: 'Sign Out Other Devices' }).click();
+  await expect(card.getByRole('status')).toHaveText('3 other devices are signed out.');
+  await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Sign Out Other Devices' })).toBeHidden();
+  await expect(card.getByText('This device')).toBeVisible();
+
+  expect((await fetch(`${E2E_URL}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${script.refresh}` }, body: '{}' })).status).toBe(401);
+  await phone.reload();
+  await expect(phone.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await phoneContext.close();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await expect(card.getByText('This device')).toBeVisible();
+});
+
 test('a person signs out of a service from Personal Info: its tokens stop working, other services stay', async ({ page }) => {
   const person = await verifiedPerson('services');
   const callback = 'https://apps.e2e.test/callback';

@@ -52,6 +52,28 @@ describe("a person's own sessions", () => {
     expect((await call(t.app, 'DELETE', `/api/v1/auth/sessions/${second}`, { token: user.access })).status).toBe(200);
     expect((await call(t.app, 'DELETE', `/api/v1/auth/sessions/${second}`, { token: user.access })).status, 'already ended').toBe(404);
   });
+
+  it('signs out every other device at once, keeping this one and everyone else', async () => {
+    const user = await registerAndLogin(t.app);
+    const phone = await login(user.email, user.password, FIREFOX_ON_ANDROID);
+    const laptop = await login(user.email, user.password, 'curl/8.5');
+    const other = await registerAndLogin(t.app, { email: 'someone.else@example.com' });
+    const otherPhone = await login(other.email, other.password, FIREFOX_ON_ANDROID);
+    const signOutOthers = (token?: string) => call(t.app, 'DELETE', '/api/v1/auth/sessions', { token, body: {} });
+
+    expect((await signOutOthers()).status).toBe(401);
+    expect((await sessionsSeenBy(user.access)).length, 'nothing changed without a token').toBe(3);
+    const answer = await signOutOthers(user.access);
+    expect([answer.status, answer.body]).toEqual([200, { signed_out: 2 }]);
+    for (const device of [phone, laptop]) {
+      expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: device.access })).status, 'refused at once').toBe(401);
+      expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { token: device.refresh, body: {} })).status).toBe(401);
+    }
+    expect((await sessionsSeenBy(user.access)).map((s) => s.current)).toEqual([true]);
+    expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} })).status, 'this device stays').toBe(200);
+    for (const device of [other, otherPhone]) expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: device.access })).status).toBe(200);
+    expect((await signOutOthers(user.access)).body).toEqual({ signed_out: 0 });
+  });
 });
 
 /** Signs in once more; answers the new session's id as the first device sees it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ownSessionListSchema } from '../../../contract/accounts';
+import { otherDevicesSignedOutSchema, ownSessionListSchema } from '../../../contract/accounts';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
 import { deviceSource } from '../../ui/device-source';
@@ -30,6 +30,14 @@ export function DevicesSection() {
           return `${device.name} is signed out.`;
         }}
         onSignedOut={(id) => setData((current) => current && { items: current.items.filter((device) => device.id !== id) })}
+        signOutAll={{
+          label: 'Sign Out Other Devices',
+          signOut: async () => {
+            const { signed_out } = await callApi(session.connection, 'DELETE', '/api/v1/auth/sessions', otherDevicesSignedOutSchema);
+            return signed_out === 1 ? '1 other device is signed out.' : `${signed_out} other devices are signed out.`;
+          },
+          onSignedOut: () => setData((current) => current && { items: current.items.filter((device) => device.current) }),
+        }}
       />
     </ProfileCard>
   );

@@ -20,20 +20,25 @@ type Props = {
   /** Signs the item out; answers the message to show. The list drops the row once it resolves. */
   signOut: (item: SignOutListItem) => Promise<string>;
   onSignedOut: (id: string) => void;
+  /** One button for every row but this device's, shown while there are two or more of them. */
+  signOutAll?: { label: string; signOut: () => Promise<string>; onSignedOut: () => void };
 };
 
+const ALL = 'all';
+
 /** Rows of places the person is signed in (devices, services), each with its own Sign Out. */
-export function SignOutList({ items, empty, signOut, onSignedOut }: Props) {
+export function SignOutList({ items, empty, signOut, onSignedOut, signOutAll }: Props) {
   const signingOut = useAsyncAction('Signing out');
   const [pendingId, setPendingId] = useState<string | null>(null);
-  const run = (item: SignOutListItem) => {
-    setPendingId(item.id);
+  const run = (id: string, act: () => Promise<string>, done: () => void) => {
+    setPendingId(id);
     void signingOut.run(async () => {
-      const message = await signOut(item);
-      onSignedOut(item.id);
+      const message = await act();
+      done();
       signingOut.setOutcome({ kind: 'success', message });
     });
   };
+  const others = items?.filter((item) => !item.current).length ?? 0;
 
   return (
     <Stack gap="sm">
@@ -63,13 +68,20 @@ export function SignOutList({ items, empty, signOut, onSignedOut }: Props) {
                 This device
               </Badge>
             ) : (
-              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`Sign out ${item.name}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item)}>
+              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`Sign out ${item.name}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item.id, () => signOut(item), () => onSignedOut(item.id))}>
                 Sign Out
               </Button>
             )}
           </Group>
         </Fragment>
       ))}
+      {signOutAll && others >= 2 && (
+        <Group>
+          <Button variant="light" color="red" loading={signingOut.busy && pendingId === ALL} disabled={signingOut.busy && pendingId !== ALL} onClick={() => run(ALL, signOutAll.signOut, signOutAll.onSignedOut)}>
+            {signOutAll.label}
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }
