@@ -7,6 +7,7 @@ export const SCOPE_DESCRIPTIONS = {
   email: 'View your email address',
   profile: 'View your profile image',
   offline_access: 'Stay signed in to it while you are away',
+  groups: 'View the groups you are in',
 } as const;
 export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
 export const KNOWN_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];

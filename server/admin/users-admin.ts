@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
 import type { AccountsService } from '../accounts/accounts-service';
-import { isUniqueViolation, normaliseEmail, type UserRow } from '../accounts/users-repository';
+import { isUniqueViolation, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { Authenticated } from '../sessions/user-sessions-service';
@@ -25,6 +25,7 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   avatar_verified: row.avatar_verified === 1,
   verified: row.verified === 1,
   two_step_enabled: twoStepEnabled,
+  groups: readGroups(row.groups),
 });
 
 /** Users as administrators manage them. The last administrator can be neither demoted nor deleted. */
@@ -66,6 +67,7 @@ export class UsersAdmin {
           email,
           phone_number: input.phone_number ?? null,
           is_admin: input.is_admin ? 1 : 0,
+          ...(input.groups ? { groups: JSON.stringify(input.groups) } : {}),
           updated_at: this.clock(),
           ...(emailChanged ? { email_verified: 0, verified: 0 } : {}),
         })

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Table shapes as Kysely sees them. Both dialects store the same values: times are epoch
  * milliseconds (bigint) and flags are 0/1 integers, so one repository layer serves SQLite
@@ -19,6 +21,8 @@ export interface UsersTable {
   created_at: number;
   updated_at: number;
   last_login: number | null;
+  /** JSON array of group names, set by administrators ('[]' by default). */
+  groups: ColumnType<string, string | undefined, string>;
 }
 
 export interface UserSessionsTable {

@@ -1,3 +1,5 @@
+import { KNOWN_SCOPES } from '../../contract/services';
+
 /** The OpenID Provider metadata (OIDC Discovery §3), for issuer = PUBLIC_URL. */
 export function discoveryDocument(issuer: string) {
   return {
@@ -9,7 +11,7 @@ export function discoveryDocument(issuer: string) {
     revocation_endpoint: `${issuer}/api/v1/oauth/revoke`,
     introspection_endpoint: `${issuer}/api/v1/oauth/introspect`,
     end_session_endpoint: `${issuer}/signout`,
-    scopes_supported: ['openid', 'email', 'profile', 'offline_access'],
+    scopes_supported: KNOWN_SCOPES,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -19,7 +21,7 @@ export function discoveryDocument(issuer: string) {
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'azp', 'sid', 'email', 'email_verified', 'name', 'picture'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'azp', 'sid', 'email', 'email_verified', 'name', 'picture', 'groups'],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
-import type { UserRow } from '../accounts/users-repository';
+import { readGroups, type UserRow } from '../accounts/users-repository';
 import { signJwt } from '../keys/sign-jwt';
 import type { SigningAlg, SigningKeys } from '../keys/signing-keys';
 import { newSplitToken } from '../sessions/tokens';
@@ -12,13 +12,14 @@ export type IssuedTokens = {
 };
 
 /** What a service may learn about a user. */
-export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture'>;
+export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture' | 'groups'>;
 
 /** Claims a service may read about a user, by scope (OIDC Core §5.4). */
 export function claimsFor(user: ClaimsUser, scopes: string[]): Record<string, unknown> {
   const claims: Record<string, unknown> = { sub: user.id };
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
   if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, picture: user.profile_picture ?? undefined });
+  if (scopes.includes('groups')) claims.groups = readGroups(user.groups);
   return claims;
 }
 

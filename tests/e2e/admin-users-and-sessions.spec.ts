@@ -56,13 +56,18 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect.poll(rowsMatch).toBe(true);
 
   await page.getByRole('link', { name: `Alice ${person.name}` }).click();
-  await expect(page.getByText('-', { exact: true })).toBeVisible(); // no phone
-  await screenshots(page, 'admin-user-view');
+  await expect(page.getByText('-', { exact: true })).toHaveCount(2); // no phone, no groups
   await page.getByRole('link', { name: 'Edit' }).click();
   await page.getByLabel('Phone Number').fill('+1 555 0100');
+  await page.getByLabel('Groups').fill('family, grafana;admins');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit')).toBeVisible();
+  await page.getByLabel('Groups').fill('family, grafana-admins, family');
   await screenshots(page, 'admin-user-edit');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('+1 555 0100')).toBeVisible();
+  await expect(page.getByText('family, grafana-admins', { exact: true })).toBeVisible();
+  await screenshots(page, 'admin-user-view');
 });
 
 test('an administrator sets a forgotten password: the person is signed out everywhere, then signs in with the new one', async ({ page, browser }) => {

@@ -49,6 +49,28 @@ describe('users (admin)', () => {
     expect((await api.post('/api/v1/admin/users', { full_name: 'X', email: admin.email, password: 'Good-pass1' })).status).toBe(409);
   });
 
+  it('puts a user in groups: trimmed, each once, kept when an edit leaves them out; a bad name changes nothing', async () => {
+    const api = as(admin.access);
+    const bob = (await api.post('/api/v1/admin/users', { full_name: 'Bob', email: 'bob@example.com', password: 'Builder123' })).body.id as string;
+    expect((await api.get(`/api/v1/admin/users/${bob}`)).body.groups).toEqual([]);
+    const edit = (groups?: unknown) => api.put(`/api/v1/admin/users/${bob}`, { full_name: 'Bob', email: 'bob@example.com', phone_number: null, is_admin: false, ...(groups === undefined ? {} : { groups }) });
+
+    expect((await edit([' family ', 'grafana-admins', 'family', 'Böse Buben'])).body.groups).toEqual(['family', 'grafana-admins', 'Böse Buben']);
+    expect((await edit()).body.groups, 'left out: kept').toEqual(['family', 'grafana-admins', 'Böse Buben']);
+    for (const [groups, error] of [
+      [['ok', 'a,b'], 'groups.1: A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit'],
+      [[''], 'groups.0: A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit'],
+      [['x'.repeat(65)], 'groups.0: A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit'],
+      [Array.from({ length: 51 }, (_, i) => `g${i}`), 'groups: At most 50 groups'],
+      ['family', 'groups: Groups must be a list of names'],
+    ] as const) {
+      const refused = await edit(groups);
+      expect([refused.status, refused.body.error]).toEqual([400, error]);
+    }
+    expect((await api.get(`/api/v1/admin/users/${bob}`)).body.groups).toEqual(['family', 'grafana-admins', 'Böse Buben']);
+    expect((await edit([])).body.groups).toEqual([]);
+  });
+
   it('never demotes or deletes the last administrator', async () => {
     const api = as(admin.access);
     const demote = await api.put(`/api/v1/admin/users/${admin.id}`, { full_name: 'Ada Admin', email: admin.email, phone_number: null, is_admin: false });

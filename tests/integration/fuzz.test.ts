@@ -28,7 +28,7 @@ const text = fc.oneof(fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s
 const password = fc.constantFrom('Valid-pass1', 'Анна-Pass99', 'P4ssword with spaces');
 const sixDigits = fc.stringMatching(/^\d{6}$/);
 const recoveryCode = fc.stringMatching(/^[0-9a-fA-F]{5}-?[0-9a-fA-F]{5}$/);
-const scopes = fc.subarray(['openid', 'email', 'profile', 'offline_access'], { minLength: 1 });
+const scopes = fc.subarray(['openid', 'email', 'profile', 'offline_access', 'groups'], { minLength: 1 });
 
 /** A schema-valid body, one of its fields replaced or dropped, or any JSON at all. */
 function bodyFor(target: Target) {
@@ -55,16 +55,17 @@ const targets: Target[] = [
   { method: 'DELETE', url: () => '/api/v1/auth/two-step', fields: ['current_password'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/two-step/recovery-codes', fields: ['current_password'], token: () => user.access },
   { method: 'DELETE', url: () => '/api/v1/auth/sessions/not-a-session', fields: [], token: () => user.access },
+  { method: 'DELETE', url: () => '/api/v1/auth/sessions', fields: [], token: () => user.access },
   { method: 'DELETE', url: () => '/api/v1/auth/services/not-a-service', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/email/otp', fields: ['otp'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/verify', fields: [], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/admin/api-services', fields: ['name', 'description', 'redirect_uris', 'scopes', 'grant_types', 'is_active', 'icon_url'], token: () => admin.access, valid: fc.record({ name: text, description: text, redirect_uris: fc.array(fc.webUrl(), { minLength: 1, maxLength: 3 }), scopes, grant_types: fc.subarray(['authorization_code', 'refresh_token']) }) },
   { method: 'PUT', url: () => `/api/v1/admin/api-services/${serviceId}`, fields: ['name', 'description', 'redirect_uris', 'scopes', 'grant_types', 'icon_url'], token: () => admin.access, valid: fc.record({ name: text, description: text, redirect_uris: fc.array(fc.webUrl(), { minLength: 1, maxLength: 3 }), scopes }) },
   { method: 'POST', url: () => '/api/v1/admin/users', fields: ['full_name', 'email', 'password', 'is_admin'], token: () => admin.access, valid: fc.record({ full_name: text, email: fc.emailAddress(), password, is_admin: fc.boolean() }) },
-  { method: 'PUT', url: () => `/api/v1/admin/users/${user.id}`, fields: ['full_name', 'email', 'phone_number', 'is_admin'], token: () => admin.access, valid: fc.record({ full_name: text, email: fc.constant(null).map(() => user.email), phone_number: fc.constantFrom(null, '+44 20 7946 0000'), is_admin: fc.constant(false) }) },
+  { method: 'PUT', url: () => `/api/v1/admin/users/${user.id}`, fields: ['full_name', 'email', 'phone_number', 'is_admin', 'groups'], token: () => admin.access, valid: fc.record({ full_name: text, email: fc.constant(null).map(() => user.email), phone_number: fc.constantFrom(null, '+44 20 7946 0000'), is_admin: fc.constant(false), groups: fc.array(text, { maxLength: 3 }) }) },
   // The administrator's own password: setting it keeps the session the fuzzer calls with.
   { method: 'PUT', url: () => `/api/v1/admin/users/${admin.id}/password`, fields: ['password'], token: () => admin.access, valid: fc.record({ password }) },
-  { method: 'POST', url: () => '/api/v1/oauth/code', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age'], token: () => user.access },
+  { method: 'POST', url: () => '/api/v1/oauth/code', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'if_approved'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/oauth/end-session', fields: ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] },
   { method: 'GET', url: () => '/api/v1/oauth/authorize', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'prompt', 'max_age', 'code_challenge'] },
   { method: 'GET', url: () => '/api/v1/admin/user-sessions', fields: ['page', 'size', 'search'], token: () => admin.access },

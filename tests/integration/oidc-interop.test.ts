@@ -91,6 +91,33 @@ describe('a real relying party (openid-client)', () => {
     expect((await client.refreshTokenGrant(config, older.refresh_token!)).claims()!.amr).toEqual(['pwd']);
   });
 
+  it('tells a service that asks for scope groups the groups an administrator put the person in, and only then', async () => {
+    const service = await f.createService({ scopes: ['openid', 'email', 'groups', 'offline_access'] });
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    expect(config.serverMetadata().scopes_supported).toContain('groups');
+    expect(config.serverMetadata().claims_supported).toContain('groups');
+    const signIn = async (scope: string) => {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+      return client.authorizationCodeGrant(config, await allow(url), { pkceCodeVerifier: verifier });
+    };
+
+    const none = await signIn('openid groups');
+    expect(none.claims()!.groups, 'in no group: an empty list').toEqual([]);
+    const userId = none.claims()!.sub;
+    const person = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/users/${userId}`, undefined, f.adminToken)).body;
+    const put = await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${userId}`, { full_name: person.full_name, email: person.email, phone_number: null, is_admin: false, groups: ['family', 'grafana-admins'] }, f.adminToken);
+    expect(put.status).toBe(200);
+
+    const tokens = await signIn('openid groups offline_access');
+    expect(tokens.claims()!.groups).toEqual(['family', 'grafana-admins']);
+    expect((await client.fetchUserInfo(config, tokens.access_token, userId)).groups).toEqual(['family', 'grafana-admins']);
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token!)).claims()!.groups).toEqual(['family', 'grafana-admins']);
+    const without = await signIn('openid email');
+    expect(without.claims()!.groups).toBeUndefined();
+    expect((await client.fetchUserInfo(config, without.access_token, userId)).groups).toBeUndefined();
+  });
+
   it("sends a mobile app back to its own scheme (RFC 8252), as Immich's app asks", async () => {
     const APP_CALLBACK = 'app.immich:///oauth-callback';
     const service = await f.createService({ redirect_uris: [CALLBACK, APP_CALLBACK] });

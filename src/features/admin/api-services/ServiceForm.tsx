@@ -43,7 +43,7 @@ export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defau
               OpenID Connect
             </Title>
             <Textarea {...getTextareaProps(fields.redirect_uris)} key={fields.redirect_uris.key} label="Redirect URIs" description="One per line, exactly as the service sends them" autosize minRows={2} error={firstError(fields.redirect_uris)} />
-            <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} label="Scopes" description="Separated by spaces: openid email profile offline_access" error={firstError(fields.scopes)} />
+            <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} label="Scopes" description="Separated by spaces: openid email profile offline_access groups" error={firstError(fields.scopes)} />
             <TextInput {...getInputProps(fields.grant_types, { type: 'text' })} key={fields.grant_types.key} label="Grant Types" description="Separated by spaces; empty means authorization_code" error={firstError(fields.grant_types)} />
           </Stack>
         </Paper>

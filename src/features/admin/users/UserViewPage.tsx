@@ -15,6 +15,7 @@ export function UserViewPage({ userId }: { userId: string }) {
     ['Email', user.email],
     ['Phone Number', user.phone_number ?? '-'],
     ['Is Admin', yesNo(user.is_admin)],
+    ['Groups', user.groups.length > 0 ? user.groups.join(', ') : '-'],
     ['Two-Step Sign-In', user.two_step_enabled ? 'On' : 'Off'],
     ['Created At', longDate(user.created_at)],
     ['Last Login', longDate(user.last_login)],
