@@ -87,4 +87,6 @@ it('says that sessions, codes and service sessions from before two-step sign-in 
   await migrateToLatest(db);
   const amr = await Promise.all((['user_sessions', 'service_sessions', 'oauth_codes'] as const).map((table) => db.selectFrom(table).select('amr').execute()));
   expect(amr).toEqual([[{ amr: 'pwd' }], [{ amr: 'pwd' }], [{ amr: 'pwd' }]]);
+  // And the people already there are in no group.
+  expect(await db.selectFrom('users').select('groups').execute()).toEqual([{ groups: '[]' }]);
 });
