@@ -51,7 +51,7 @@ describe('attacks on first-party endpoints', () => {
     expect(answer.body).toEqual({ error: 'The request body is too large' });
   });
 
-  it('takes about as long to refuse an unknown email as a wrong password (median of 50, within 20%)', async () => {
+  it('takes about as long to refuse an unknown email as a wrong password (median of 50 pairs, within 50%)', async () => {
     const emails = Array.from({ length: 50 }, (_, i) => `timing${i}@example.com`);
     for (const email of emails) await call(t.app, 'POST', '/api/v1/register', { body: { full_name: 'Timing', email, password: 'Timing-pass1' } });
     // Each attempt from its own address and for its own account, so no throttle interferes.
@@ -62,14 +62,15 @@ describe('attacks on first-party endpoints', () => {
       return performance.now() - started;
     };
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const known: number[] = [];
-    const unknown: number[] = [];
+    // Each pair is timed back to back, so a busy moment of the machine (other test files run
+    // beside this one) slows both. Skipping the hash for unknown emails would give ~0.02.
+    const ratios: number[] = [];
     for (let i = 0; i < 50; i++) {
-      known.push(await timeOf(emails[i]!, i));
-      unknown.push(await timeOf(`nobody${i}@example.com`, 100 + i));
+      const known = await timeOf(emails[i]!, i);
+      ratios.push((await timeOf(`nobody${i}@example.com`, 100 + i)) / known);
     }
-    const ratio = median(unknown) / median(known);
-    expect(ratio).toBeGreaterThan(0.8);
-    expect(ratio).toBeLessThan(1.2);
+    const ratio = median(ratios);
+    expect(ratio).toBeGreaterThan(1 / 1.5);
+    expect(ratio).toBeLessThan(1.5);
   });
 });
