@@ -1,17 +1,5 @@
 import { z } from 'zod';
-import { emailField, newPasswordField, phoneField, requiredText, searchField } from './fields';
-
-/** A group name as services match it in the `groups` claim: "family", "grafana-admins". */
-export const GROUP_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
-export const GROUP_NAME_RULE = 'A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit';
-export const MAX_GROUPS = 50;
-export const distinctNames = (names: string[]) => [...new Set(names)];
-
-/** The groups an administrator puts a user in; services that ask for scope `groups` read them. */
-export const groupsField = z
-  .array(z.string({ error: 'Each group must be a name' }).trim().regex(GROUP_NAME, GROUP_NAME_RULE), { error: 'Groups must be a list of names' })
-  .max(MAX_GROUPS, `At most ${MAX_GROUPS} groups`)
-  .transform(distinctNames);
+import { emailField, groupsField, newPasswordField, phoneField, requiredText, searchField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
 export const adminUserSchema = z.object({

@@ -75,3 +75,14 @@ export function withRepeatedPassword<Shape extends z.ZodRawShape & { password: z
     },
   });
 }
+
+/** A group name as services match it in the `groups` claim: "family", "grafana-admins". */
+const GROUP_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
+
+/** The groups an administrator puts a user in (services that ask for scope `groups` read them), or lets into a service. */
+export const groupsField = z
+  .array(z.string({ error: 'Each group must be a name' }).trim().regex(GROUP_NAME, 'A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit'), {
+    error: 'Groups must be a list of names',
+  })
+  .max(50, 'At most 50 groups')
+  .transform((names) => [...new Set(names)]);

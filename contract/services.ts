@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText, searchField } from './fields';
+import { groupsField, requiredText, searchField } from './fields';
 
 /** Scopes a service may ask for, and what the consent screen says of each (spec §2). */
 export const SCOPE_DESCRIPTIONS = {
@@ -54,6 +54,8 @@ export const apiServiceInputSchema = z.object({
   is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
   icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000).nullable().optional(),
   id_token_signed_response_alg: z.enum(ID_TOKEN_ALGS, { error: 'The ID token algorithm must be RS256 or ES256' }).optional(),
+  /** Only people in one of these groups may sign in to it; empty (or left out when creating): everyone. */
+  allowed_groups: groupsField.optional(),
 });
 export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
 
@@ -69,6 +71,7 @@ export const apiServiceSchema = z.object({
   is_active: z.boolean(),
   icon_url: z.string().nullable(),
   id_token_signed_response_alg: z.string(),
+  allowed_groups: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -43,6 +43,7 @@ export class ApiServicesService {
       is_active: input.is_active === false ? 0 : 1,
       icon_url: input.icon_url ?? null,
       id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
+      allowed_groups: JSON.stringify(input.allowed_groups ?? []),
       created_at: now,
       updated_at: now,
     });
@@ -59,6 +60,7 @@ export class ApiServicesService {
       grant_types: JSON.stringify([...new Set(input.grant_types)]),
       ...(input.icon_url !== undefined ? { icon_url: input.icon_url } : {}),
       ...(input.id_token_signed_response_alg ? { id_token_signed_response_alg: input.id_token_signed_response_alg } : {}),
+      ...(input.allowed_groups ? { allowed_groups: JSON.stringify(input.allowed_groups) } : {}),
       updated_at: this.clock(),
     });
     if (!changed) throw AppError.notFound('API service');

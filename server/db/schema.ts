@@ -131,6 +131,8 @@ export interface ApiServicesTable {
   id_token_signed_response_alg: string;
   created_at: number;
   updated_at: number;
+  /** JSON array of group names; a person in none of them is refused. '[]': everyone may sign in. */
+  allowed_groups: ColumnType<string, string | undefined, string>;
 }
 
 /** One per successful code exchange: what a service holds on behalf of a user. */

@@ -7,6 +7,7 @@ import type { UserSessionsRepository } from '../sessions/user-sessions-repositor
 import { SIGN_IN_METHODS, type Authenticated } from '../sessions/user-sessions-service';
 import { hashToken } from '../sessions/tokens';
 import { validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
+import { checkAllowedGroups } from './checks/check-allowed-groups';
 import type { IdTokenHints } from './id-token-hints';
 import { OAuthError } from './oauth-error';
 import type { ServiceSessionsRepository } from './service-sessions-repository';
@@ -58,6 +59,12 @@ export class Authorization {
     const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
     const user = await this.users.findById(auth.userId);
     if (!user || user.verified !== 1) throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
+    try {
+      checkAllowedGroups(valid.service, user);
+    } catch (error) {
+      // The person is told on the consent screen; a service asking silently is told instead.
+      throw valid.prompt.includes('none') && error instanceof OAuthError ? fail(error) : error;
+    }
     const session = await this.userSessions.findById(auth.sessionId);
     const authTime = session?.issued_at ?? this.clock();
     const amr = session?.amr ?? SIGN_IN_METHODS.password;

@@ -52,6 +52,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await expect(page.getByRole('heading', { name: `Connecting ${name}` })).toBeVisible();
   await expect(page.getByText(`${E2E_URL}/.well-known/openid-configuration`, { exact: true })).toBeVisible();
   await expect(page.getByText(`${E2E_URL}/api/v1/oauth/token`, { exact: true })).toBeVisible();
+  await expect(page.getByText('Everyone', { exact: true })).toBeVisible();
   await screenshots(page, 'admin-service-view');
   await page.getByRole('button', { name: 'Copy Discovery URL' }).click();
   await expect.poll(clipboard).toBe(`${E2E_URL}/.well-known/openid-configuration`);
@@ -76,6 +77,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(page.getByText("Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment")).toBeVisible();
   await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/new-callback\napp.paperless:///oauth-callback');
+  await page.getByLabel('Allowed Groups').fill('family, paperless users');
   await screenshots(page, 'admin-service-edit');
   await page.getByRole('button', { name: 'Update' }).click();
   const updated = page.getByRole('dialog', { name: 'Service Updated' });
@@ -84,6 +86,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.goto(page.url().replace('/edit/', '/view/'));
   await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
   await expect(page.getByText('app.paperless:///oauth-callback')).toBeVisible();
+  await expect(page.getByText('family, paperless users', { exact: true })).toBeVisible();
 
   // An address of a service that does not exist (a mistyped or stale link) says so.
   await page.goto('/admin/api-services/edit/00000000-0000-0000-0000-000000000000');

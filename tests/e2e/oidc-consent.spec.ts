@@ -164,6 +164,19 @@ test('a service the person allowed asks no more while they are signed in to it; 
   await backAtTheService(third, 'third');
 });
 
+test('a service open only to some groups tells anyone else on the consent screen, and Cancel goes back', async ({ page }) => {
+  const service = await createService({ name: 'Family Photos', allowed_groups: ['family'] });
+  const person = await verifiedPerson('outsider');
+  await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'outside' })}`);
+  await signIn(page, person);
+  await expect(page.getByText('Are you sure you want to trust Family Photos?')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText(/Family Photos is open only to some groups, and your account is in none of them; an administrator can add you/);
+  await screenshots(page, 'consent-not-in-group');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('error')).toBe('access_denied');
+});
+
 test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {
   const service = await createService({ name: 'Immich' });
   const visited: string[] = [];

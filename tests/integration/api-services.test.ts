@@ -49,6 +49,20 @@ describe('API services (admin)', () => {
     expect(renewed.body.credentials.client_secret).not.toBe(credentials.client_secret);
   });
 
+  it('keeps the groups a service is open to: everyone by default, kept when an edit leaves them out, cleared by an empty list', async () => {
+    const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
+    const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
+    expect((await api('GET', `/api/v1/admin/api-services/${id}`)).body.allowed_groups).toEqual([]);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ allowed_groups: ['family ', 'family', 'friends'] }))).body.allowed_groups).toEqual(['family', 'friends']);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input())).body.allowed_groups).toEqual(['family', 'friends']);
+    const refused = await api('PUT', `/api/v1/admin/api-services/${id}`, input({ allowed_groups: ['family', '-dash'] }));
+    expect([refused.status, refused.body.error]).toEqual([400, 'allowed_groups.1: A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit']);
+    expect((await api('GET', `/api/v1/admin/api-services/${id}`)).body.allowed_groups).toEqual(['family', 'friends']);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ allowed_groups: [] }))).body.allowed_groups).toEqual([]);
+    const created = (await api('POST', '/api/v1/admin/api-services', input({ name: 'Immich', allowed_groups: ['family'] }))).body;
+    expect((await api('GET', `/api/v1/admin/api-services/${created.id}`)).body.allowed_groups).toEqual(['family']);
+  });
+
   it("validates with the spec's messages", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: '' }, 'name: Name is required'],
@@ -64,7 +78,7 @@ describe('API services (admin)', () => {
       [{ redirect_uris: [' app.immich:///cb'] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
       [{ redirect_uris: ['https://x.lan/cb '] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
       [{ scopes: [] }, 'scopes: Scopes are required'],
-      [{ scopes: ['openid', 'admin'] }, 'scopes.1: Scopes must be among openid, email, profile, offline_access'],
+      [{ scopes: ['openid', 'admin'] }, 'scopes.1: Scopes must be among openid, email, profile, offline_access, groups'],
       [{ grant_types: ['password'] }, 'grant_types.0: Grant types must be among authorization_code, refresh_token'],
     ];
     for (const [overrides, message] of cases) {

@@ -87,4 +87,23 @@ describe('the services a person is signed in to', () => {
     const silent = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, prompt: 'none' }, f.user.access);
     expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('consent_required');
   });
+
+  it('a service open only to some groups lets in their members; anyone else is told on the screen, or the service with prompt=none', async () => {
+    const immich = await f.createService({ name: 'Immich', allowed_groups: ['family'] });
+    const request = { client_id: immich.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 's' };
+    const code = (extra: Record<string, unknown> = {}) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, ...extra }, f.user.access);
+
+    const refused = await code();
+    expect([refused.status, refused.body.error, refused.body.redirect_to]).toEqual([403, 'access_denied', undefined]);
+    expect(refused.body.error_description).toBe('Immich is open only to some groups, and your account is in none of them; an administrator can add you');
+    expect((await code({ if_approved: true })).status, 'even when asking silently from the screen').toBe(403);
+    const silent = new URL((await code({ prompt: 'none' })).body.redirect_to);
+    expect([silent.searchParams.get('error'), silent.searchParams.get('state')]).toEqual(['access_denied', 's']);
+    expect(await f.t.db.selectFrom('oauth_codes').selectAll().execute(), 'no code issued').toEqual([]);
+
+    const userId = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, f.user.access)).body.id as string;
+    const person = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/users/${userId}`, undefined, f.adminToken)).body;
+    await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${userId}`, { full_name: person.full_name, email: person.email, phone_number: null, is_admin: false, groups: ['friends', 'family'] }, f.adminToken);
+    expect((await code()).status).toBe(200);
+  });
 });

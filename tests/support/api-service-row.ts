@@ -15,6 +15,7 @@ export const apiServiceRow = (id: string): ApiServiceRow => ({
   is_active: 1,
   icon_url: null,
   id_token_signed_response_alg: 'RS256',
+  allowed_groups: '[]',
   created_at: 1,
   updated_at: 1,
 });

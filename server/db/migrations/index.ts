@@ -10,7 +10,7 @@ import * as passwordResets from './2026-11-29T0000-password-resets';
 import * as authenticatorApps from './2026-12-01T0000-authenticator-apps';
 import * as recoveryCodes from './2026-12-01T0100-recovery-codes';
 import * as signInMethods from './2026-12-01T0200-sign-in-methods';
-import * as userGroups from './2026-12-01T0300-user-groups';
+import * as groups from './2026-12-01T0300-groups';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -25,5 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01T0000-authenticator-apps': authenticatorApps,
   '2026-12-01T0100-recovery-codes': recoveryCodes,
   '2026-12-01T0200-sign-in-methods': signInMethods,
-  '2026-12-01T0300-user-groups': userGroups,
+  '2026-12-01T0300-groups': groups,
 };

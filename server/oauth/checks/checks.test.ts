@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { hashClientSecret } from '../../api-services/client-secrets';
 import { OAuthError } from '../oauth-error';
+import { checkAllowedGroups } from './check-allowed-groups';
 import { checkClientUsable } from './check-client';
 import { checkGrantType } from './check-grant-type';
 import { checkPkceChallenge, checkPkceVerifier } from './check-pkce';
@@ -25,6 +26,7 @@ const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   is_active: 1,
   icon_url: null,
   id_token_signed_response_alg: 'RS256',
+  allowed_groups: '[]',
   created_at: 0,
   updated_at: 0,
   ...overrides,
@@ -80,6 +82,19 @@ describe('checkScope', () => {
     expect(checkScopeWithin(['openid', 'email'], undefined)).toEqual(['openid', 'email']);
     expect(checkScopeWithin(['openid', 'email'], 'openid')).toEqual(['openid']);
     expect(refusal(() => checkScopeWithin(['openid'], 'openid email'))).toBe('invalid_scope: Scope was not granted: email (400)');
+  });
+});
+
+describe('checkAllowedGroups', () => {
+  it('lets everyone into a service without groups, and only members into one with', () => {
+    const person = (groups: string[]) => ({ groups: JSON.stringify(groups) });
+    expect(() => checkAllowedGroups(service(), person([]))).not.toThrow();
+    const family = service({ allowed_groups: JSON.stringify(['family', 'friends']) });
+    expect(() => checkAllowedGroups(family, person(['admins', 'friends']))).not.toThrow();
+    expect(refusal(() => checkAllowedGroups(family, person(['admins', 'Family'])))).toBe(
+      'access_denied: Grafana is open only to some groups, and your account is in none of them; an administrator can add you (403)',
+    );
+    expect(refusal(() => checkAllowedGroups(family, person([])))).toMatch(/^access_denied: /);
   });
 });
 

@@ -91,10 +91,13 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
 
   /** An approval remembered while the person is signed in to the service: no screen, straight back. */
   const allowIfApproved = async (accountId: string) => {
+    allowing.setOutcome(null); // what the screen said to another account
     const answer = await requestCode(session.connection, { ...request, if_approved: true }).catch(() => null);
     if (answer?.ok) return leave(answer.redirectTo);
     if (answer?.error.redirect_to) return leave(answer.error.redirect_to);
     if (answer?.error.error === 'login_required') return signInAgain();
+    // Refused outright (not in the service's groups): the screen says why at once; Cancel goes back.
+    if (answer?.status === 403) allowing.setOutcome({ kind: 'error', message: answer.error.error_description ?? answer.error.error });
     setAskingFor(accountId); // not approved (or no answer): the screen asks, and Allow tells any error
   };
 

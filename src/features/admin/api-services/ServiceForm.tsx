@@ -1,15 +1,14 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetadata } from '@conform-to/react';
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
 import type { z } from 'zod';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
+import { firstError } from '../shared/text-lists';
 import { serviceFormSchema } from './service-form';
 
 export type ServiceFormValue = z.output<typeof serviceFormSchema>;
 
-/** The first error of a field or of any of its items (redirect_uris[2]). */
-const firstError = (field: FieldMetadata<unknown>) => Object.values(field.allErrors).flat()[0];
 
 /** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
 export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue) => void }) {
@@ -45,6 +44,14 @@ export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defau
             <Textarea {...getTextareaProps(fields.redirect_uris)} key={fields.redirect_uris.key} label="Redirect URIs" description="One per line, exactly as the service sends them" autosize minRows={2} error={firstError(fields.redirect_uris)} />
             <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} label="Scopes" description="Separated by spaces: openid email profile offline_access groups" error={firstError(fields.scopes)} />
             <TextInput {...getInputProps(fields.grant_types, { type: 'text' })} key={fields.grant_types.key} label="Grant Types" description="Separated by spaces; empty means authorization_code" error={firstError(fields.grant_types)} />
+          </Stack>
+        </Paper>
+        <Paper withBorder radius="md" p="lg">
+          <Stack gap="sm">
+            <Title order={2} fz="lg">
+              Access
+            </Title>
+            <TextInput {...getInputProps(fields.allowed_groups, { type: 'text' })} key={fields.allowed_groups.key} label="Allowed Groups" description="Separated by commas. Only people in one of these groups may sign in to it; empty lets everyone in" error={firstError(fields.allowed_groups)} />
           </Stack>
         </Paper>
         {mode === 'create' && <Switch {...getInputProps(fields.is_active, { type: 'checkbox' })} key={fields.is_active.key} label="Enabled by default" />}

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { apiServiceInputSchema, type ApiService } from '../../../../contract/services';
+import { commaList, lines, words } from '../shared/text-lists';
 
-const lines = (text: unknown) => (typeof text === 'string' ? text.split('\n').map((line) => line.trim()).filter(Boolean) : []);
-const words = (text: unknown) => (typeof text === 'string' ? text.split(/\s+/).filter(Boolean) : []);
 const fields = apiServiceInputSchema.shape;
 
 /**
  * The service form (spec §5): redirect URIs one per line, scopes and grant types separated by
- * spaces, each then checked by the contract's own rules.
+ * spaces, allowed groups by commas, each then checked by the contract's own rules.
  */
 export const serviceFormSchema = z.object({
   name: fields.name,
@@ -15,6 +14,7 @@ export const serviceFormSchema = z.object({
   redirect_uris: z.preprocess(lines, fields.redirect_uris),
   scopes: z.preprocess(words, fields.scopes),
   grant_types: z.preprocess(words, fields.grant_types),
+  allowed_groups: z.preprocess(commaList, fields.allowed_groups),
   is_active: z.preprocess((value) => value === 'on', z.boolean()),
 });
 
@@ -25,6 +25,7 @@ export const formValuesOf = (service: ApiService) => ({
   redirect_uris: service.redirect_uris.join('\n'),
   scopes: service.scopes.join(' '),
   grant_types: service.grant_types.join(' '),
+  allowed_groups: service.allowed_groups.join(', '),
 });
 
 export const NEW_SERVICE_DEFAULTS = { scopes: 'openid', grant_types: '', is_active: 'on' };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { adminUserCreateSchema, adminUserPasswordSchema, adminUserUpdateSchema, distinctNames, GROUP_NAME, GROUP_NAME_RULE, MAX_GROUPS } from '../../../../contract/admin';
-import { withRepeatedPassword } from '../../../../contract/fields';
+import { adminUserCreateSchema, adminUserPasswordSchema, adminUserUpdateSchema } from '../../../../contract/admin';
+import { groupsField, withRepeatedPassword } from '../../../../contract/fields';
+import { commaList } from '../shared/text-lists';
 
 const checkbox = z.preprocess((value) => value === 'on', z.boolean());
 
@@ -10,12 +11,5 @@ export const createUserFormSchema = withRepeatedPassword(adminUserCreateSchema.e
 /** An administrator setting a user's password: the registration rules, repeated. */
 export const setPasswordFormSchema = withRepeatedPassword(adminUserPasswordSchema, 'Repeat Password');
 
-/** The groups typed in one box, separated by commas; the API takes the list. */
-const groupsText = z
-  .string()
-  .optional()
-  .transform((text) => distinctNames((text ?? '').split(',').map((name) => name.trim()).filter(Boolean)))
-  .refine((names) => names.every((name) => GROUP_NAME.test(name)), GROUP_NAME_RULE)
-  .refine((names) => names.length <= MAX_GROUPS, `At most ${MAX_GROUPS} groups`);
-
-export const editUserFormSchema = adminUserUpdateSchema.extend({ is_admin: checkbox, phone_number: adminUserUpdateSchema.shape.phone_number.optional(), groups: groupsText });
+/** Groups are typed in one box, separated by commas. */
+export const editUserFormSchema = adminUserUpdateSchema.extend({ is_admin: checkbox, phone_number: adminUserUpdateSchema.shape.phone_number.optional(), groups: z.preprocess(commaList, groupsField) });
