@@ -30,6 +30,7 @@ export const adminUserCreateSchema = z.object({
   email: emailField,
   password: newPasswordField,
   is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional().default(false),
+  groups: groupsField.optional(),
 });
 
 /** PUT /api/v1/admin/users/{id}/password: signs the user out of Home Guard everywhere. */

@@ -50,6 +50,7 @@ export class UsersAdmin {
 
   async create(input: z.output<typeof adminUserCreateSchema>): Promise<AdminUserDetail> {
     const { id } = await this.accounts.register({ full_name: input.full_name, email: input.email, password: input.password }, { admin: input.is_admin, bypassClosedRegistration: true });
+    if (input.groups?.length) await this.db.updateTable('users').set({ groups: JSON.stringify(input.groups) }).where('id', '=', id).execute();
     return this.get(id);
   }
 

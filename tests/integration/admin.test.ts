@@ -69,6 +69,12 @@ describe('users (admin)', () => {
     }
     expect((await api.get(`/api/v1/admin/users/${bob}`)).body.groups).toEqual(['family', 'grafana-admins', 'Böse Buben']);
     expect((await edit([])).body.groups).toEqual([]);
+
+    const created = await api.post('/api/v1/admin/users', { full_name: 'Cy', email: 'cy@example.com', password: 'Builder123', groups: ['family', 'family'] });
+    expect(created.body.groups, 'set when added, too').toEqual(['family']);
+    const refused = await api.post('/api/v1/admin/users', { full_name: 'Di', email: 'di@example.com', password: 'Builder123', groups: ['a,b'] });
+    expect(refused.status).toBe(400);
+    expect((await api.get('/api/v1/admin/users?search=di@')).body.items, 'nobody added').toEqual([]);
   });
 
   it('never demotes or deletes the last administrator', async () => {

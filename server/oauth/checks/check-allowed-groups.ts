@@ -1,5 +1,4 @@
-import type { UserRow } from '../../accounts/users-repository';
-import { readGroups } from '../../accounts/users-repository';
+import { readGroups, type UserRow } from '../../accounts/users-repository';
 import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
 

@@ -9,6 +9,7 @@ import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
+import { GroupsInput } from './GroupsInput';
 import { createUserFormSchema } from './user-forms';
 
 export function CreateUserPage() {
@@ -40,6 +41,7 @@ export function CreateUserPage() {
             <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" error={fields.email.errors?.[0]} />
             <PasswordInput {...getInputProps(fields.password, { type: 'password' })} key={fields.password.key} label="Password" autoComplete="new-password" error={fields.password.errors?.[0]} />
             <PasswordInput {...getInputProps(fields.repeat_password, { type: 'password' })} key={fields.repeat_password.key} label="Repeat Password" autoComplete="new-password" error={fields.repeat_password.errors?.[0]} />
+            <GroupsInput key={fields.groups.key} field={fields.groups} />
             <Switch {...getInputProps(fields.is_admin, { type: 'checkbox' })} key={fields.is_admin.key} label="Is Admin" />
             <Group mt="sm">
               <Button type="submit" loading={creating.busy}>

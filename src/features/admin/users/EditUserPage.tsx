@@ -12,11 +12,11 @@ import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
-import { firstError } from '../shared/text-lists';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
 import { SetPasswordSection } from './SetPasswordSection';
 import { TwoStepAdminSection } from './TwoStepAdminSection';
+import { GroupsInput } from './GroupsInput';
 import { editUserFormSchema } from './user-forms';
 
 function EditUserForm({ user }: { user: AdminUserDetail }) {
@@ -58,7 +58,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
           <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
           <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again" error={fields.email.errors?.[0]} />
           <TextInput {...getInputProps(fields.phone_number, { type: 'tel' })} key={fields.phone_number.key} label="Phone Number" error={fields.phone_number.errors?.[0]} />
-          <TextInput {...getInputProps(fields.groups, { type: 'text' })} key={fields.groups.key} label="Groups" description="Separated by commas. Services that ask for the groups scope see them, to give access or roles" error={firstError(fields.groups)} />
+          <GroupsInput key={fields.groups.key} field={fields.groups} />
           <Switch {...getInputProps(fields.is_admin, { type: 'checkbox' })} key={fields.is_admin.key} label="Is Admin" />
           <Group mt="sm" justify="space-between">
             <Group>

@@ -5,11 +5,13 @@ import { commaList } from '../shared/text-lists';
 
 const checkbox = z.preprocess((value) => value === 'on', z.boolean());
 
+/** Groups are typed in one box, separated by commas. */
+const groups = z.preprocess(commaList, groupsField);
+
 /** Admin create user (spec §5): the registration rules, 'Full Name is required', a repeated password. */
-export const createUserFormSchema = withRepeatedPassword(adminUserCreateSchema.extend({ is_admin: checkbox }), 'Repeat Password');
+export const createUserFormSchema = withRepeatedPassword(adminUserCreateSchema.extend({ is_admin: checkbox, groups }), 'Repeat Password');
 
 /** An administrator setting a user's password: the registration rules, repeated. */
 export const setPasswordFormSchema = withRepeatedPassword(adminUserPasswordSchema, 'Repeat Password');
 
-/** Groups are typed in one box, separated by commas. */
-export const editUserFormSchema = adminUserUpdateSchema.extend({ is_admin: checkbox, phone_number: adminUserUpdateSchema.shape.phone_number.optional(), groups: z.preprocess(commaList, groupsField) });
+export const editUserFormSchema = adminUserUpdateSchema.extend({ is_admin: checkbox, phone_number: adminUserUpdateSchema.shape.phone_number.optional(), groups });
