@@ -171,6 +171,7 @@ test('a service open only to some groups tells anyone else on the consent screen
   await signIn(page, person);
   await expect(page.getByText('Are you sure you want to trust Family Photos?')).toBeVisible();
   await expect(page.getByRole('alert')).toHaveText(/Family Photos is open only to some groups, and your account is in none of them; an administrator can add you/);
+  await expect(page.getByRole('button', { name: 'Allow' })).toBeDisabled();
   await screenshots(page, 'consent-not-in-group');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();

@@ -10,6 +10,8 @@ type Props = {
   check: AuthorizationCheck;
   account: { email: string; label: string; picture: string | null };
   busy: boolean;
+  /** The account may not use the service (the outcome says why): only Cancel is offered. */
+  refused: boolean;
   outcome: Outcome;
   onAllow: () => void;
   onCancel: () => void;
@@ -17,7 +19,7 @@ type Props = {
 };
 
 /** The consent screen (spec §2): who asks, as whom, for what; Cancel or Allow. */
-export function ConsentCard({ check, account, busy, outcome, onAllow, onCancel, onChangeAccount }: Props) {
+export function ConsentCard({ check, account, busy, refused, outcome, onAllow, onCancel, onChangeAccount }: Props) {
   const service = check.service.name;
   return (
     <CenteredCard width={480}>
@@ -61,7 +63,7 @@ export function ConsentCard({ check, account, busy, outcome, onAllow, onCancel, 
         <Button variant="default" onClick={onCancel} disabled={busy}>
           Cancel
         </Button>
-        <Button onClick={onAllow} loading={busy}>
+        <Button onClick={onAllow} loading={busy} disabled={refused}>
           Allow
         </Button>
       </Group>

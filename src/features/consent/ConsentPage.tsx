@@ -35,6 +35,8 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   // The account the consent screen asks for: one that has not approved this request before.
   const [askingFor, setAskingFor] = useState<string | null>(null);
   const rememberedTried = useRef<string | null>(null);
+  // An account the service's groups leave out: Allow would only be refused again.
+  const [refusedFor, setRefusedFor] = useState<string | null>(null);
   const allowing = useAsyncAction('Allowing the service');
   const returnPath = `/auth${stringifySearch(request)}`;
 
@@ -97,7 +99,10 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     if (answer?.error.redirect_to) return leave(answer.error.redirect_to);
     if (answer?.error.error === 'login_required') return signInAgain();
     // Refused outright (not in the service's groups): the screen says why at once; Cancel goes back.
-    if (answer?.status === 403) allowing.setOutcome({ kind: 'error', message: answer.error.error_description ?? answer.error.error });
+    if (answer?.status === 403) {
+      allowing.setOutcome({ kind: 'error', message: answer.error.error_description ?? answer.error.error });
+      setRefusedFor(accountId);
+    }
     setAskingFor(accountId); // not approved (or no answer): the screen asks, and Allow tells any error
   };
 
@@ -146,6 +151,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       check={check}
       account={{ email: activeAccount.email, label: profile.full_name, picture: profile.profile_picture }}
       busy={allowing.busy}
+      refused={refusedFor === activeAccount.accountId}
       outcome={allowing.outcome}
       onAllow={() => void allow()}
       onCancel={() => back('access_denied', 'The user did not allow the request')}
