@@ -53,6 +53,8 @@ export const apiServiceInputSchema = z.object({
     .transform((grants) => (grants && grants.length > 0 ? grants : ['authorization_code' as const])),
   is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
   icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000).nullable().optional(),
+  /** Where people open it; Home lists it for everyone it lets in. */
+  launch_url: z.url({ protocol: /^https?$/, error: 'Home page must be an absolute http(s) URL' }).max(2000).nullable().optional(),
   id_token_signed_response_alg: z.enum(ID_TOKEN_ALGS, { error: 'The ID token algorithm must be RS256 or ES256' }).optional(),
   /** Only people in one of these groups may sign in to it; empty (or left out when creating): everyone. */
   allowed_groups: groupsField.optional(),
@@ -70,6 +72,7 @@ export const apiServiceSchema = z.object({
   grant_types: z.array(z.string()),
   is_active: z.boolean(),
   icon_url: z.string().nullable(),
+  launch_url: z.string().nullable(),
   id_token_signed_response_alg: z.string(),
   allowed_groups: z.array(z.string()),
   created_at: z.string(),
@@ -86,3 +89,7 @@ export const createdApiServiceSchema = z.object({ id: z.string(), credentials: c
 export const publicServiceSchema = z.object({ name: z.string(), icon_url: z.string().nullable(), scopes: z.array(z.string()) });
 
 export const listQuerySchema = z.object({ search: searchField.optional() });
+
+/** GET /api/v1/auth/launcher: the services a person may sign in to that have a home page, by name. */
+export const launcherSchema = z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), icon_url: z.string().nullable(), launch_url: z.string() })) });
+export type LauncherItem = z.infer<typeof launcherSchema>['items'][number];

@@ -4,6 +4,7 @@ import { accountsRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
 import { apiServicesRoutes } from './api-services/routes';
 import { avatarRoutes } from './avatars/routes';
+import { launcherRoutes } from './launcher/routes';
 import { oauthRoutes } from './oauth/routes';
 import { healthRoutes } from './operations/health-routes';
 import { installMetrics } from './operations/metrics';
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(accountsRoutes, { services });
   await app.register(twoStepRoutes, { services });
   await app.register(ownSessionsRoutes, { services });
+  await app.register(launcherRoutes, { services });
   await app.register(verificationRoutes, { services });
   await app.register(avatarRoutes, { services });
   await app.register(apiServicesRoutes, { services });

@@ -16,6 +16,7 @@ import { ApiServicesRepository } from './api-services/api-services-repository';
 import { ApiServicesService } from './api-services/api-services-service';
 import { Avatars } from './avatars/avatars';
 import { AppError } from './errors';
+import { Launcher } from './launcher/launcher';
 import { createMailer, type Mailer } from './mail/mailer';
 import { EmailCodes } from './verification/email-codes';
 import { Authorization } from './oauth/authorization';
@@ -90,6 +91,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
   const usersAdmin = new UsersAdmin(db, accounts, authenticatorApps, clock);
+  const launcher = new Launcher(db);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
   // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.
   const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000 }, clock);
@@ -104,5 +106,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
 }

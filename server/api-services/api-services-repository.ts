@@ -21,6 +21,7 @@ export function toApiService(row: ApiServiceRow): ApiService {
     grant_types: list(row.grant_types),
     is_active: row.is_active === 1,
     icon_url: row.icon_url,
+    launch_url: row.launch_url,
     id_token_signed_response_alg: row.id_token_signed_response_alg,
     allowed_groups: list(row.allowed_groups),
     created_at: new Date(row.created_at).toISOString(),

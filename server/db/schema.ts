@@ -133,6 +133,8 @@ export interface ApiServicesTable {
   updated_at: number;
   /** JSON array of group names; a person in none of them is refused. '[]': everyone may sign in. */
   allowed_groups: ColumnType<string, string | undefined, string>;
+  /** Where people open it (its home page), for their Home; null: not listed there. */
+  launch_url: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One per successful code exchange: what a service holds on behalf of a user. */

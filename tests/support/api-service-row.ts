@@ -16,6 +16,7 @@ export const apiServiceRow = (id: string): ApiServiceRow => ({
   icon_url: null,
   id_token_signed_response_alg: 'RS256',
   allowed_groups: '[]',
+  launch_url: null,
   created_at: 1,
   updated_at: 1,
 });

@@ -27,6 +27,7 @@ const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   icon_url: null,
   id_token_signed_response_alg: 'RS256',
   allowed_groups: '[]',
+  launch_url: null,
   created_at: 0,
   updated_at: 0,
   ...overrides,

@@ -1,16 +1,17 @@
-import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { useSession } from '../../app/session-context';
 import { AccountAvatar } from '../../ui/AccountAvatar';
 import { LogoutIcon } from '../../ui/icons';
+import { LauncherSection } from './LauncherSection';
 
-/** The profile welcome panel (spec §2). */
+/** The profile welcome panel (spec §2), and below it the services the person can open. */
 export function HomePage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
   const name = profile?.full_name ?? activeAccount?.label ?? '';
   return (
-    <Center py={{ base: 'md', sm: 48 }}>
+    <Stack align="center" gap="xl" py={{ base: 'md', sm: 48 }}>
       <Paper withBorder radius="lg" p={{ base: 'lg', sm: 40 }} w="100%" maw={620} shadow="xs">
         <Stack align="center" ta="center" gap="md">
           <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} size={96} radius={96} />
@@ -25,6 +26,7 @@ export function HomePage() {
           </Button>
         </Stack>
       </Paper>
-    </Center>
+      <LauncherSection />
+    </Stack>
   );
 }

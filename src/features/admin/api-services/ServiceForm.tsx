@@ -34,6 +34,8 @@ export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defau
             </Title>
             <TextInput {...getInputProps(fields.name, { type: 'text' })} key={fields.name.key} label="Name" placeholder="Grafana" error={fields.name.errors?.[0]} />
             <Textarea {...getTextareaProps(fields.description)} key={fields.description.key} label="Description" placeholder="What this service is" autosize minRows={2} error={fields.description.errors?.[0]} />
+            <TextInput {...getInputProps(fields.launch_url, { type: 'url' })} key={fields.launch_url.key} label="Home Page" description="Optional. Where people open it: their Home lists it" placeholder="https://grafana.home.lan" error={fields.launch_url.errors?.[0]} />
+            <TextInput {...getInputProps(fields.icon_url, { type: 'url' })} key={fields.icon_url.key} label="Icon URL" description="Optional. An image shown on Home and on the consent screen" error={fields.icon_url.errors?.[0]} />
           </Stack>
         </Paper>
         <Paper withBorder radius="md" p="lg">

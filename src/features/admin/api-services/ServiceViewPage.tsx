@@ -65,6 +65,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
             </Badge>
           </Detail>
           <Detail label="Description">{service.description}</Detail>
+          <Detail label="Home Page">{service.launch_url ?? '-'}</Detail>
           <Detail label="Redirect URIs">{list(service.redirect_uris)}</Detail>
           <Detail label="Scopes">{service.scopes.join(' ')}</Detail>
           <Detail label="Grant Types">{service.grant_types.join(' ')}</Detail>

@@ -3,6 +3,8 @@ import { apiServiceInputSchema, type ApiService } from '../../../../contract/ser
 import { commaList, lines, words } from '../shared/text-lists';
 
 const fields = apiServiceInputSchema.shape;
+/** An optional address: left empty, there is none. */
+const optionalText = (text: unknown) => (typeof text === 'string' && text.trim() !== '' ? text.trim() : null);
 
 /**
  * The service form (spec §5): redirect URIs one per line, scopes and grant types separated by
@@ -11,6 +13,8 @@ const fields = apiServiceInputSchema.shape;
 export const serviceFormSchema = z.object({
   name: fields.name,
   description: fields.description,
+  launch_url: z.preprocess(optionalText, fields.launch_url),
+  icon_url: z.preprocess(optionalText, fields.icon_url),
   redirect_uris: z.preprocess(lines, fields.redirect_uris),
   scopes: z.preprocess(words, fields.scopes),
   grant_types: z.preprocess(words, fields.grant_types),
@@ -22,6 +26,8 @@ export const serviceFormSchema = z.object({
 export const formValuesOf = (service: ApiService) => ({
   name: service.name,
   description: service.description,
+  launch_url: service.launch_url ?? '',
+  icon_url: service.icon_url ?? '',
   redirect_uris: service.redirect_uris.join('\n'),
   scopes: service.scopes.join(' '),
   grant_types: service.grant_types.join(' '),
