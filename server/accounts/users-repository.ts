@@ -7,7 +7,7 @@ import type { SignedInUser } from '../sessions/user-sessions-repository';
 
 export type UserRow = Selectable<UsersTable>;
 
-/** The groups column: a JSON array of names, written only from a checked list. */
+/** A groups column (users.groups, api_services.allowed_groups): a JSON array of names, written only from a checked list. */
 export const readGroups = (column: string): string[] => JSON.parse(column) as string[];
 
 export type NewUser = {
