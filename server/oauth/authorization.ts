@@ -61,9 +61,9 @@ export class Authorization {
     if (!user || user.verified !== 1) throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
     try {
       checkAllowedGroups(valid.service, user);
-    } catch (error) {
+    } catch (refused) {
       // The person is told on the consent screen; a service asking silently is told instead.
-      throw valid.prompt.includes('none') && error instanceof OAuthError ? fail(error) : error;
+      throw valid.prompt.includes('none') ? fail(refused as OAuthError) : refused;
     }
     const session = await this.userSessions.findById(auth.sessionId);
     const authTime = session?.issued_at ?? this.clock();

@@ -5,9 +5,9 @@ import { errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 
 /**
- * Loads what a Personal Info card shows of the signed-in person (their two-step state, devices,
- * services). A failure is kept as the message to show beside Try again; `setData` takes the
- * card's own changes without a reload.
+ * Loads what a card shows of the signed-in person's own data (their two-step state, devices,
+ * services on Personal Info; what Home lists). A failure is kept as the message to show beside
+ * Try again; `setData` takes the card's own changes without a reload.
  */
 export function useOwnData<T>(path: string, schema: z.ZodType<T>) {
   const session = useSession();
