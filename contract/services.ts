@@ -91,5 +91,5 @@ export const publicServiceSchema = z.object({ name: z.string(), icon_url: z.stri
 export const listQuerySchema = z.object({ search: searchField.optional() });
 
 /** GET /api/v1/auth/launcher: the services a person may sign in to that have a home page, by name. */
-export const launcherSchema = z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), icon_url: z.string().nullable(), launch_url: z.string() })) });
+export const launcherSchema = z.object({ items: z.array(apiServiceSchema.pick({ id: true, name: true, icon_url: true }).extend({ launch_url: z.string() })) });
 export type LauncherItem = z.infer<typeof launcherSchema>['items'][number];
