@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, groupsField, newPasswordField, phoneField, requiredText, searchField } from './fields';
+import { emailField, groupsField, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
 export const adminUserSchema = z.object({
@@ -12,6 +12,8 @@ export const adminUserSchema = z.object({
   profile_picture: z.string().nullable(),
 });
 export const adminUserDetailSchema = adminUserSchema.extend({
+  /** Services read it as `preferred_username`. */
+  username: z.string(),
   phone_number: z.string().nullable(),
   email_verified: z.boolean(),
   avatar_verified: z.boolean(),
@@ -29,6 +31,8 @@ export const adminUserCreateSchema = z.object({
   full_name: requiredText('Full Name'),
   email: emailField,
   password: newPasswordField,
+  /** Left out: made from the email ("jane.doe" from jane.doe@example.com), with "-2" and on if taken. */
+  username: usernameField.optional(),
   is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional().default(false),
   groups: groupsField.optional(),
 });
@@ -40,6 +44,8 @@ export const adminUserPasswordSchema = z.object({ password: newPasswordField });
 export const adminUserUpdateSchema = z.object({
   full_name: requiredText('Full Name'),
   email: emailField,
+  /** Left out: the username stays as it is. */
+  username: usernameField.optional(),
   phone_number: phoneField.nullable(),
   is_admin: z.boolean({ error: 'is_admin must be true or false' }),
   /** Left out: the groups stay as they are. */

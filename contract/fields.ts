@@ -86,3 +86,16 @@ export const groupsField = z
   })
   .max(50, 'At most 50 groups')
   .transform((names) => [...new Set(names)]);
+
+export const USERNAME_MAX_LENGTH = 40;
+// Gitea's rule, the strictest of the services that take a username from `preferred_username`.
+const USERNAME = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
+
+/** The name services that want one (Gitea, Nextcloud) give a person's account: stored lower-cased, one per person. */
+export const usernameField = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Username is required')
+  .max(USERNAME_MAX_LENGTH, `Username must be at most ${USERNAME_MAX_LENGTH} characters long`)
+  .regex(USERNAME, 'Username may have letters and digits, with single . _ or - between them');

@@ -81,6 +81,9 @@ export class AppError extends Error {
   static emailTaken() {
     return new AppError(409, 'email is already registered');
   }
+  static usernameTaken() {
+    return new AppError(409, 'username is already taken');
+  }
   static registrationClosed() {
     return new AppError(403, 'registration is closed; ask an administrator for an account');
   }

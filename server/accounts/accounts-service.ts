@@ -7,7 +7,7 @@ import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessions
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
-import { isUniqueViolation, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
+import { isUniqueViolation, isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
 
 /** Wrong passwords allowed per account, and per client address, before sign-in is refused for a while. */
 export const LOGIN_THROTTLE = {
@@ -42,27 +42,38 @@ export class AccountsService {
     return this.options.registration === 'open' || !(await this.users.adminExists());
   }
 
-  /** Creates an account. While no administrator exists, the new account becomes one. */
-  async register(input: Registration, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string; isAdmin: boolean }> {
+  /**
+   * Creates an account, with the username given or else one made from the email. While no
+   * administrator exists, the new account becomes one.
+   */
+  async register(input: Registration & { username?: string }, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string; isAdmin: boolean }> {
     const firstAdmin = !(await this.users.adminExists());
     if (this.options.registration === 'closed' && !firstAdmin && !as.bypassClosedRegistration) throw AppError.registrationClosed();
     if (await this.users.findByEmail(input.email)) throw AppError.emailTaken();
     const id = randomUUID();
     const isAdmin = as.admin === true || firstAdmin;
-    try {
-      await this.users.insert({
-        id,
-        email: input.email,
-        full_name: input.full_name,
-        phone_number: input.phone_number ?? null,
-        password_hash: await hashPassword(input.password),
-        is_admin: isAdmin,
-        now: this.clock(),
-      });
-    } catch (error) {
-      // Two registrations of one email raced past the check above.
-      if (isUniqueViolation(error)) throw AppError.emailTaken();
-      throw error;
+    const passwordHash = await hashPassword(input.password);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.users.insert({
+          id,
+          email: input.email,
+          username: input.username ?? (await this.users.freeUsername(input.email)),
+          full_name: input.full_name,
+          phone_number: input.phone_number ?? null,
+          password_hash: passwordHash,
+          is_admin: isAdmin,
+          now: this.clock(),
+        });
+        break;
+      } catch (error) {
+        // A made-up username can lose a race with someone registering alike: make the next one.
+        if (isUsernameTaken(error) && !input.username && attempt < 5) continue;
+        if (isUsernameTaken(error)) throw AppError.usernameTaken();
+        // Two registrations of one email raced past the check above.
+        if (isUniqueViolation(error)) throw AppError.emailTaken();
+        throw error;
+      }
     }
     if (firstAdmin && !as.admin) this.options.log.info({ userId: id }, 'no administrator existed: the new account is the administrator');
     return { id, isAdmin };

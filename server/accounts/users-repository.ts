@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { UsersTable } from '../db/schema';
 import type { SignedInUser } from '../sessions/user-sessions-repository';
+import { firstFreeUsername, usernameFromEmail } from './usernames';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -13,6 +14,7 @@ export const readGroups = (column: string): string[] => JSON.parse(column) as st
 export type NewUser = {
   id: string;
   email: string;
+  username: string;
   full_name: string;
   phone_number: string | null;
   password_hash: string;
@@ -59,6 +61,7 @@ export class UsersRepository {
       .values({
         id: user.id,
         email: normaliseEmail(user.email),
+        username: user.username,
         full_name: user.full_name,
         phone_number: user.phone_number,
         password_hash: user.password_hash,
@@ -72,6 +75,15 @@ export class UsersRepository {
         last_login: null,
       })
       .execute();
+  }
+
+  /** The username someone registering with this email gets: "jane.doe", else "jane.doe-2"… */
+  async freeUsername(email: string): Promise<string> {
+    const base = usernameFromEmail(email);
+    // LIKE finds a superset ('_' matches any character; SQLite ignores case): the exact test is taken's.
+    const rows = await this.db.selectFrom('users').select('username').where('username', 'like', `${base}%`).execute();
+    const taken = new Set(rows.map((row) => row.username));
+    return firstFreeUsername(base, (name) => taken.has(name));
   }
 
   async setPasswordHash(id: string, passwordHash: string, now: number): Promise<void> {
@@ -88,6 +100,9 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
+
+/** True when the unique violation is the username's (users.username in SQLite's text, users_username in PostgreSQL's). */
+export const isUsernameTaken = (error: unknown) => isUniqueViolation(error) && /\busers[._]username\b/.test(String((error as { message?: unknown }).message));
 
 // Every sign-in, code exchange and profile call runs these: compiled once (see preparedQuery).
 const userById = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('id', '=', value<string>('id')));

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
 import type { AccountsService } from '../accounts/accounts-service';
-import { isUniqueViolation, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
+import { isUniqueViolation, isUsernameTaken, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { Authenticated } from '../sessions/user-sessions-service';
@@ -20,6 +20,7 @@ const toAdminUser = (row: UserRow): AdminUser => ({
 
 const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   ...toAdminUser(row),
+  username: row.username,
   phone_number: row.phone_number,
   email_verified: row.email_verified === 1,
   avatar_verified: row.avatar_verified === 1,
@@ -39,7 +40,7 @@ export class UsersAdmin {
 
   async list(search?: string): Promise<AdminUser[]> {
     let query = this.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id');
-    if (search?.trim()) query = query.where((eb) => eb.or([contains('full_name', search), contains('email', search)]));
+    if (search?.trim()) query = query.where((eb) => eb.or([contains('full_name', search), contains('email', search), contains('username', search)]));
     return (await query.execute()).map(toAdminUser);
   }
 
@@ -49,7 +50,7 @@ export class UsersAdmin {
   }
 
   async create(input: z.output<typeof adminUserCreateSchema>): Promise<AdminUserDetail> {
-    const { id } = await this.accounts.register({ full_name: input.full_name, email: input.email, password: input.password }, { admin: input.is_admin, bypassClosedRegistration: true });
+    const { id } = await this.accounts.register({ full_name: input.full_name, email: input.email, username: input.username, password: input.password }, { admin: input.is_admin, bypassClosedRegistration: true });
     if (input.groups?.length) await this.db.updateTable('users').set({ groups: JSON.stringify(input.groups) }).where('id', '=', id).execute();
     return this.get(id);
   }
@@ -66,6 +67,7 @@ export class UsersAdmin {
         .set({
           full_name: input.full_name,
           email,
+          ...(input.username ? { username: input.username } : {}),
           phone_number: input.phone_number ?? null,
           is_admin: input.is_admin ? 1 : 0,
           ...(input.groups ? { groups: JSON.stringify(input.groups) } : {}),
@@ -75,6 +77,7 @@ export class UsersAdmin {
         .where('id', '=', id)
         .execute();
     } catch (error) {
+      if (isUsernameTaken(error)) throw AppError.usernameTaken();
       if (isUniqueViolation(error)) throw AppError.emailTaken();
       throw error;
     }

@@ -23,6 +23,8 @@ export interface UsersTable {
   last_login: number | null;
   /** JSON array of group names, set by administrators ('[]' by default). */
   groups: ColumnType<string, string | undefined, string>;
+  /** Unique, lower-case (contract usernameField); every account has one (left out only by migration tests). */
+  username: ColumnType<string, string | undefined, string>;
 }
 
 export interface UserSessionsTable {

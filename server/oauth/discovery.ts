@@ -21,7 +21,7 @@ export function discoveryDocument(issuer: string) {
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'azp', 'sid', 'email', 'email_verified', 'name', 'picture', 'groups'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'amr', 'nonce', 'at_hash', 'azp', 'sid', 'email', 'email_verified', 'name', 'preferred_username', 'picture', 'groups'],
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -13,12 +13,12 @@ export type ServiceTokenRow = Selectable<ServiceTokensTable>;
 
 export type TokenInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepository['findTokenInContext']>>>;
 
-type JoinedUser = Pick<TokenInContext, 'user_id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture' | 'groups'>;
+type JoinedUser = Pick<TokenInContext, 'user_id' | 'email' | 'email_verified' | 'full_name' | 'username' | 'profile_picture' | 'groups'>;
 
 /** The user joined to a token or code, or undefined when the account was deleted. */
 export function userOf(row: JoinedUser) {
   if (row.email === null) return undefined;
-  return { id: row.user_id, email: row.email, email_verified: row.email_verified!, full_name: row.full_name!, profile_picture: row.profile_picture, groups: row.groups! };
+  return { id: row.user_id, email: row.email, email_verified: row.email_verified!, full_name: row.full_name!, username: row.username!, profile_picture: row.profile_picture, groups: row.groups! };
 }
 
 /** Codes, service sessions and their tokens: the OIDC provider's state, all in the database. */
@@ -154,6 +154,7 @@ const tokenInContext = preparedQuery((db, value) =>
       'users.email',
       'users.email_verified',
       'users.full_name',
+      'users.username',
       'users.profile_picture',
       'users.groups',
     ])
@@ -196,7 +197,7 @@ const codeInContext = preparedQuery((db, value) =>
     .leftJoin('users', 'users.id', 'oauth_codes.user_id')
     .leftJoin('user_sessions', 'user_sessions.id', 'oauth_codes.user_session_id')
     .selectAll('oauth_codes')
-    .select(['users.email', 'users.email_verified', 'users.full_name', 'users.profile_picture', 'users.groups', 'user_sessions.id as signed_in_session_id', 'user_sessions.revoked_at as user_session_revoked_at'])
+    .select(['users.email', 'users.email_verified', 'users.full_name', 'users.username', 'users.profile_picture', 'users.groups', 'user_sessions.id as signed_in_session_id', 'user_sessions.revoked_at as user_session_revoked_at'])
     .where('oauth_codes.code_hash', '=', value<string>('codeHash')),
 );
 

@@ -12,13 +12,13 @@ export type IssuedTokens = {
 };
 
 /** What a service may learn about a user. */
-export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'profile_picture' | 'groups'>;
+export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'username' | 'profile_picture' | 'groups'>;
 
 /** Claims a service may read about a user, by scope (OIDC Core §5.4). */
 export function claimsFor(user: ClaimsUser, scopes: string[]): Record<string, unknown> {
   const claims: Record<string, unknown> = { sub: user.id };
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
-  if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, picture: user.profile_picture ?? undefined });
+  if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, preferred_username: user.username, picture: user.profile_picture ?? undefined });
   if (scopes.includes('groups')) claims.groups = readGroups(user.groups);
   return claims;
 }

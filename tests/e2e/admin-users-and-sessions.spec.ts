@@ -19,11 +19,12 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page.getByText('Full Name is required')).toBeVisible();
 
   const person = newPerson('alice');
-  await page.getByLabel('Name').fill(`Alice ${person.name}`);
+  await page.getByLabel('Name', { exact: true }).fill(`Alice ${person.name}`);
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password', { exact: true }).fill(person.password);
   await page.getByLabel('Repeat Password').fill(person.password);
   await page.getByLabel('Groups').fill('family');
+  // Username left empty: made from the email.
   await screenshots(page, 'admin-user-create');
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
@@ -59,8 +60,15 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await page.getByRole('link', { name: `Alice ${person.name}` }).click();
   await expect(page.getByText('-', { exact: true })).toBeVisible(); // no phone
   await expect(page.getByText('family', { exact: true })).toBeVisible();
+  const madeUsername = person.email.split('@')[0]!;
+  await expect(page.getByText(madeUsername, { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Edit' }).click();
   await expect(page.getByLabel('Groups')).toHaveValue('family');
+  await expect(page.getByLabel('Username')).toHaveValue(madeUsername);
+  await page.getByLabel('Username').fill('Alice Liddell');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Username may have letters and digits, with single . _ or - between them')).toBeVisible();
+  await page.getByLabel('Username').fill(`Alice-${madeUsername}`);
   await page.getByLabel('Phone Number').fill('+1 555 0100');
   await page.getByLabel('Groups').fill('family, grafana;admins');
   await page.getByRole('button', { name: 'Save' }).click();
@@ -70,6 +78,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('+1 555 0100')).toBeVisible();
   await expect(page.getByText('family, grafana-admins', { exact: true })).toBeVisible();
+  await expect(page.getByText(`alice-${madeUsername}`, { exact: true }), 'lower-cased').toBeVisible();
   await screenshots(page, 'admin-user-view');
 });
 
@@ -315,7 +324,7 @@ test('an administrator who gives up their own admin right leaves the admin area 
   const { admin, id } = await deputyAdmin();
   await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);
   await signIn(page, admin);
-  await page.getByLabel('Name').fill(`Former ${admin.name}`);
+  await page.getByLabel('Name', { exact: true }).fill(`Former ${admin.name}`);
   await page.getByLabel('Is Admin').uncheck();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/not-allowed$/);

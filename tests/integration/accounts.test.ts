@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccountsService } from '../../server/accounts/accounts-service';
+import { UsersRepository } from '../../server/accounts/users-repository';
 import { call, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -54,6 +56,38 @@ describe('registration', () => {
     const sneaky = await registerAndLogin(t.app, { is_admin: true, email_verified: true, verified: true, avatar_verified: true });
     const profile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: sneaky.access });
     expect(profile.body).toMatchObject({ is_admin: false, email_verified: false, avatar_verified: false, verified: false });
+  });
+
+  it('gives people registering at once with alike emails each their own username, and ignores one sent along', async () => {
+    const admin = await registerAndLogin(t.app, { email: 'admin@example.com' });
+    const emails = ['sam@one.io', 'Sam@two.io', 'sam@three.io', 'sam@four.io', 'sam@five.io'];
+    const registered = await Promise.all(emails.map((email) => call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ email, username: 'chosen' }) })));
+    expect(registered.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+    const users = (await call(t.app, 'GET', '/api/v1/admin/users?search=sam', { token: admin.access })).body.items as Array<{ id: string }>;
+    const usernames = await Promise.all(users.map(async ({ id }) => (await call(t.app, 'GET', `/api/v1/admin/users/${id}`, { token: admin.access })).body.username as string));
+    expect(usernames.sort()).toEqual(['sam', 'sam-2', 'sam-3', 'sam-4', 'sam-5']);
+  });
+
+  it('makes the next username when a registration alike took it between reading and writing', async () => {
+    const { db, sessions, throttle, authenticatorApps, clock } = t.app.services;
+    // Every registration reads a free username before any of them writes it: the race, every time.
+    const racing = 3;
+    let reads = 0;
+    let allRead: () => void = () => {};
+    const barrier = new Promise<void>((resolve) => (allRead = resolve));
+    class RacingUsers extends UsersRepository {
+      override async freeUsername(email: string) {
+        const name = await super.freeUsername(email);
+        if (++reads === racing) allRead();
+        if (reads <= racing) await barrier;
+        return name;
+      }
+    }
+    const accounts = new AccountsService(new RacingUsers(db), sessions, throttle, authenticatorApps, { registration: 'open', log: t.app.log }, clock);
+    const made = await Promise.all(['kim@one.io', 'kim@two.io', 'kim@three.io'].map((email) => accounts.register({ full_name: 'Kim', email, password: 'Kimberly1' })));
+    const usernames = await db.selectFrom('users').select('username').where('id', 'in', made.map(({ id }) => id)).execute();
+    expect(reads, 'the two that lost read again (and again, if they raced each other)').toBeGreaterThanOrEqual(racing + 2);
+    expect(usernames.map(({ username }) => username).sort()).toEqual(['kim', 'kim-2', 'kim-3']);
   });
 
   it('says registration is open when it is', async () => {

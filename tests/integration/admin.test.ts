@@ -49,6 +49,32 @@ describe('users (admin)', () => {
     expect((await api.post('/api/v1/admin/users', { full_name: 'X', email: admin.email, password: 'Good-pass1' })).status).toBe(409);
   });
 
+  it('gives every user a username: made from the email unless given, unique, changed only to a free and valid one', async () => {
+    const api = as(admin.access);
+    const detail = async (id: string) => (await api.get(`/api/v1/admin/users/${id}`)).body;
+    const add = (email: string, username?: string) => api.post('/api/v1/admin/users', { full_name: 'Someone', email, password: 'Builder123', ...(username === undefined ? {} : { username }) });
+
+    const bob = await add('Bob.Builder+home@example.com');
+    expect(bob.body.username).toBe('bob.builder-home');
+    expect((await add('bob.builder+home@example.org')).body.username, 'taken: numbered').toBe('bob.builder-home-2');
+    expect((await add('bob.builder.home@example.net')).body.username, 'different: its own').toBe('bob.builder.home');
+    expect((await add('cy@example.com', '  Cy.Young ')).body.username, 'given: trimmed, lower-cased').toBe('cy.young');
+    expect((await add('dee@example.com', 'cy.young')).status, 'given and taken').toBe(409);
+    expect(await api.get('/api/v1/admin/users?search=dee@'), 'refused: no account').toMatchObject({ body: { items: [] } });
+    expect((await add('eve@example.com', 'eve..x')).body.error).toBe('username: Username may have letters and digits, with single . _ or - between them');
+    expect((await api.get('/api/v1/admin/users?search=builder-home')).body.items).toHaveLength(2);
+
+    const id = bob.body.id as string;
+    const edit = (username?: string) => api.put(`/api/v1/admin/users/${id}`, { full_name: 'Bob', email: 'bob.builder+home@example.com', phone_number: null, is_admin: false, ...(username === undefined ? {} : { username }) });
+    expect((await edit('Bob')).body.username).toBe('bob');
+    expect((await edit()).body.username, 'left out: kept').toBe('bob');
+    const taken = await edit('cy.young');
+    expect([taken.status, taken.body.error]).toEqual([409, 'username is already taken']);
+    expect((await edit('')).body.error).toBe('username: Username is required');
+    expect((await edit('x'.repeat(41))).body.error).toBe('username: Username must be at most 40 characters long');
+    expect((await detail(id)).username, 'refused edits change nothing').toBe('bob');
+  });
+
   it('puts a user in groups: trimmed, each once, kept when an edit leaves them out; a bad name changes nothing', async () => {
     const api = as(admin.access);
     const bob = (await api.post('/api/v1/admin/users', { full_name: 'Bob', email: 'bob@example.com', password: 'Builder123' })).body.id as string;

@@ -90,3 +90,17 @@ it('says that sessions, codes and service sessions from before two-step sign-in 
   // And the people already there are in no group.
   expect(await db.selectFrom('users').select('groups').execute()).toEqual([{ groups: '[]' }]);
 });
+
+it('gives everyone already there a username made from their email, the oldest account keeping the plain one', async () => {
+  await migrateTo('2026-12-01T0400-launch-urls');
+  const user = (id: string, email: string, created_at: number) => ({ id, email, password_hash: 'x', full_name: id, email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at, updated_at: 1 }) as const;
+  await db.insertInto('users').values([user('newer', 'ann@example.org', 2), user('older', 'Ann@example.com', 1), user('other', 'zoë+x@example.com', 3)]).execute();
+
+  await migrateToLatest(db);
+  expect(await db.selectFrom('users').select(['id', 'username']).orderBy('created_at').execute()).toEqual([
+    { id: 'older', username: 'ann' },
+    { id: 'newer', username: 'ann-2' },
+    { id: 'other', username: 'zoe-x' },
+  ]);
+  await expect(db.updateTable('users').set({ username: 'ann' }).where('id', '=', 'other').execute(), 'unique').rejects.toThrow();
+});

@@ -41,14 +41,14 @@ describe('a real relying party (openid-client)', () => {
 
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
     const claims = tokens.claims()!;
-    expect(claims).toMatchObject({ iss: f.issuer, aud: service.clientId, email: f.user.email, name: f.user.name, azp: service.clientId, nonce });
+    expect(claims).toMatchObject({ iss: f.issuer, aud: service.clientId, email: f.user.email, name: f.user.name, preferred_username: 'olivia', azp: service.clientId, nonce });
     expect(typeof claims.auth_time).toBe('number');
     expect(claims.amr).toEqual(['pwd']);
     expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toBeTruthy();
 
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-    expect(info).toMatchObject({ sub: claims.sub, email: f.user.email, email_verified: true, name: f.user.name });
+    expect(info).toMatchObject({ sub: claims.sub, email: f.user.email, email_verified: true, name: f.user.name, preferred_username: 'olivia' });
     expect(String(info.picture)).toMatch(new RegExp(`^${f.issuer}/avatars/`));
 
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);

@@ -12,6 +12,7 @@ import * as recoveryCodes from './2026-12-01T0100-recovery-codes';
 import * as signInMethods from './2026-12-01T0200-sign-in-methods';
 import * as groups from './2026-12-01T0300-groups';
 import * as launchUrls from './2026-12-01T0400-launch-urls';
+import * as usernames from './2026-12-02T0000-usernames';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01T0200-sign-in-methods': signInMethods,
   '2026-12-01T0300-groups': groups,
   '2026-12-01T0400-launch-urls': launchUrls,
+  '2026-12-02T0000-usernames': usernames,
 };

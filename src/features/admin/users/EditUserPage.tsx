@@ -27,7 +27,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
   const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
   const [form, fields] = useForm({
     id: `edit-user-${user.id}`,
-    defaultValue: { full_name: user.full_name, email: user.email, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') },
+    defaultValue: { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editUserFormSchema }),
@@ -57,6 +57,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
           <OutcomeAlert outcome={saving.outcome} />
           <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
           <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again" error={fields.email.errors?.[0]} />
+          <TextInput {...getInputProps(fields.username, { type: 'text' })} key={fields.username.key} label="Username" description="Services that want one, such as Gitea, read it" autoComplete="off" error={fields.username.errors?.[0]} />
           <TextInput {...getInputProps(fields.phone_number, { type: 'tel' })} key={fields.phone_number.key} label="Phone Number" error={fields.phone_number.errors?.[0]} />
           <GroupsInput key={fields.groups.key} field={fields.groups} />
           <Switch {...getInputProps(fields.is_admin, { type: 'checkbox' })} key={fields.is_admin.key} label="Is Admin" />

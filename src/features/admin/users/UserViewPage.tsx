@@ -13,6 +13,7 @@ export function UserViewPage({ userId }: { userId: string }) {
   if (!user) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading user..." missing="This user does not exist." title="User" list="/admin/users" />;
   const rows: Array<[string, string]> = [
     ['Email', user.email],
+    ['Username', user.username],
     ['Phone Number', user.phone_number ?? '-'],
     ['Is Admin', yesNo(user.is_admin)],
     ['Groups', user.groups.length > 0 ? user.groups.join(', ') : '-'],

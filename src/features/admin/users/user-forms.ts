@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminUserCreateSchema, adminUserPasswordSchema, adminUserUpdateSchema } from '../../../../contract/admin';
-import { groupsField, withRepeatedPassword } from '../../../../contract/fields';
+import { groupsField, usernameField, withRepeatedPassword } from '../../../../contract/fields';
 import { commaList } from '../shared/text-lists';
 
 const checkbox = z.preprocess((value) => value === 'on', z.boolean());
@@ -14,4 +14,5 @@ export const createUserFormSchema = withRepeatedPassword(adminUserCreateSchema.e
 /** An administrator setting a user's password: the registration rules, repeated. */
 export const setPasswordFormSchema = withRepeatedPassword(adminUserPasswordSchema, 'Repeat Password');
 
-export const editUserFormSchema = adminUserUpdateSchema.extend({ is_admin: checkbox, phone_number: adminUserUpdateSchema.shape.phone_number.optional(), groups });
+/** Edit user: the username is shown, so emptying it is an error rather than "leave it". */
+export const editUserFormSchema = adminUserUpdateSchema.extend({ is_admin: checkbox, username: usernameField, phone_number: adminUserUpdateSchema.shape.phone_number.optional(), groups });

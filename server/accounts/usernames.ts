@@ -1,0 +1,28 @@
+import { USERNAME_MAX_LENGTH } from '../../contract/fields';
+
+// Room for the "-2"… that tells apart people whose emails begin alike.
+const BASE_MAX_LENGTH = USERNAME_MAX_LENGTH - 5;
+
+/**
+ * A username in the contract's rule, made from an email's local part: "Jane.Doe+news@…" gives
+ * "jane.doe-news", "Zoë@…" gives "zoe", and one with nothing usable gives "user".
+ */
+export function usernameFromEmail(email: string): string {
+  const local = email.slice(0, Math.max(0, email.lastIndexOf('@'))) || email;
+  const base = local
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/[._-]{2,}/g, (run) => run[0]!)
+    .replace(/^[._-]+/, '')
+    .slice(0, BASE_MAX_LENGTH)
+    .replace(/[._-]+$/, '');
+  return base || 'user';
+}
+
+/** The first of `base`, `base-2`, `base-3`… that `taken` does not hold. */
+export function firstFreeUsername(base: string, taken: (name: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; ; n++) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
+}
