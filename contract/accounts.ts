@@ -76,6 +76,8 @@ export const profileSchema = z.object({
   id: z.string(),
   email: z.string(),
   full_name: z.string(),
+  /** Services such as Gitea name the person's account with it (`preferred_username`). */
+  username: z.string(),
   phone_number: z.string().nullable(),
   profile_picture: z.string().nullable(),
   is_admin: z.boolean(),

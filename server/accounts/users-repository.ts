@@ -30,6 +30,7 @@ export function toProfile(row: SignedInUser): Profile {
     id: row.id,
     email: row.email,
     full_name: row.full_name,
+    username: row.username,
     phone_number: row.phone_number,
     profile_picture: row.profile_picture,
     is_admin: row.is_admin === 1,

@@ -114,7 +114,7 @@ export class UserSessionsRepository {
 }
 
 /** What an authenticated request knows of its user, read with the session: a profile call reads nothing else. */
-export const SIGNED_IN_USER_COLUMNS = ['id', 'email', 'full_name', 'phone_number', 'profile_picture', 'is_admin', 'email_verified', 'avatar_verified', 'verified'] as const;
+export const SIGNED_IN_USER_COLUMNS = ['id', 'email', 'full_name', 'username', 'phone_number', 'profile_picture', 'is_admin', 'email_verified', 'avatar_verified', 'verified'] as const;
 export type SignedInUser = Pick<Selectable<UsersTable>, (typeof SIGNED_IN_USER_COLUMNS)[number]>;
 
 // Every sign-in, profile call and first-party refresh runs these: compiled once (see preparedQuery).

@@ -48,6 +48,7 @@ test('signed out, a protected page sends to sign-in and comes back after it', as
   await expect(page).toHaveURL(/\/personal-info$/);
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
   await expect(page.getByLabel('Full name')).toHaveValue(person.name);
+  await expect(page.getByLabel('Username'), 'made from the email').toHaveValue(person.email.split('@')[0]!);
 
   // With a saved account but none active, the way back goes through the account picker.
   await page.getByRole('button', { name: 'Account menu' }).click();

@@ -15,7 +15,7 @@ describe('registration', () => {
     const second = await registerAndLogin(t.app);
     const firstProfile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: first.access });
     const secondProfile = await call(t.app, 'GET', '/api/v1/auth/profile', { token: second.access });
-    expect(firstProfile.body).toMatchObject({ email: first.email, full_name: 'Ada Lovelace', is_admin: true, email_verified: false, avatar_verified: false, verified: false });
+    expect(firstProfile.body).toMatchObject({ email: first.email, full_name: 'Ada Lovelace', username: first.email.split('@')[0], is_admin: true, email_verified: false, avatar_verified: false, verified: false });
     expect(secondProfile.body).toMatchObject({ email: second.email, is_admin: false });
   });
 

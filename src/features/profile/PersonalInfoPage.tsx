@@ -10,7 +10,7 @@ const TwoStepSection = lazyPage(() => import('./TwoStepSection'), 'TwoStepSectio
 const DevicesSection = lazyPage(() => import('./DevicesSection'), 'DevicesSection', null);
 const ServicesSection = lazyPage(() => import('./ServicesSection'), 'ServicesSection', null);
 
-/** The profile picture and full name, read-only (spec §2); changing one's password (ASVS 2.1.5), two-step sign-in, and the devices and services signed in. */
+/** The profile picture and full name, read-only (spec §2), with the username services read; changing one's password (ASVS 2.1.5), two-step sign-in, and the devices and services signed in. */
 export function PersonalInfoPage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
@@ -26,7 +26,10 @@ export function PersonalInfoPage() {
       <Paper withBorder radius="lg" p="lg">
         <Group gap="lg" align="center" wrap="nowrap">
           <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} size={88} radius={88} />
-          <TextInput label="Full name" value={name} readOnly style={{ flex: 1 }} />
+          <Stack gap="sm" style={{ flex: 1 }}>
+            <TextInput label="Full name" value={name} readOnly />
+            {profile && <TextInput label="Username" description="Services such as Gitea name your account with it" value={profile.username} readOnly />}
+          </Stack>
         </Group>
       </Paper>
       <ChangePasswordSection />
