@@ -58,6 +58,8 @@ export const apiServiceInputSchema = z.object({
   id_token_signed_response_alg: z.enum(ID_TOKEN_ALGS, { error: 'The ID token algorithm must be RS256 or ES256' }).optional(),
   /** Only people in one of these groups may sign in to it; empty (or left out when creating): everyone. */
   allowed_groups: groupsField.optional(),
+  /** Only sign-ins made with two steps (an authenticator app's code or a recovery code); left out when editing: unchanged. */
+  require_two_step: z.boolean({ error: 'require_two_step must be true or false' }).optional(),
 });
 export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
 
@@ -75,6 +77,7 @@ export const apiServiceSchema = z.object({
   launch_url: z.string().nullable(),
   id_token_signed_response_alg: z.string(),
   allowed_groups: z.array(z.string()),
+  require_two_step: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -83,7 +83,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const tokenIssuer = new TokenIssuer(keys, config.publicUrl, config.accessTokenTtl, clock);
   const oauth = {
     services: apiServicesRepository,
-    authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, config.publicUrl, clock),
+    authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, authenticatorApps, config.publicUrl, clock),
     tokens: new TokenEndpoint(serviceSessions, tokenIssuer, config.refreshTokenTtl, clock),
     introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),

@@ -45,6 +45,7 @@ export class ApiServicesService {
       launch_url: input.launch_url ?? null,
       id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
       allowed_groups: JSON.stringify(input.allowed_groups ?? []),
+      require_two_step: input.require_two_step ? 1 : 0,
       created_at: now,
       updated_at: now,
     });
@@ -63,6 +64,7 @@ export class ApiServicesService {
       ...(input.launch_url !== undefined ? { launch_url: input.launch_url } : {}),
       ...(input.id_token_signed_response_alg ? { id_token_signed_response_alg: input.id_token_signed_response_alg } : {}),
       ...(input.allowed_groups ? { allowed_groups: JSON.stringify(input.allowed_groups) } : {}),
+      ...(input.require_two_step !== undefined ? { require_two_step: input.require_two_step ? 1 : 0 } : {}),
       updated_at: this.clock(),
     });
     if (!changed) throw AppError.notFound('API service');

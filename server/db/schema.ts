@@ -137,6 +137,8 @@ export interface ApiServicesTable {
   allowed_groups: ColumnType<string, string | undefined, string>;
   /** Where people open it (its home page), for their Home; null: not listed there. */
   launch_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: only sign-ins made with two steps (amr mfa) may use it. */
+  require_two_step: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** One per successful code exchange: what a service holds on behalf of a user. */

@@ -6,8 +6,10 @@ import type { ApiServicesRepository } from '../api-services/api-services-reposit
 import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
 import { SIGN_IN_METHODS, type Authenticated } from '../sessions/user-sessions-service';
 import { hashToken } from '../sessions/tokens';
+import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
 import { checkAllowedGroups } from './checks/check-allowed-groups';
+import { takesSignIn, twoStepRefusal } from './checks/check-two-step';
 import type { IdTokenHints } from './id-token-hints';
 import { OAuthError } from './oauth-error';
 import type { ServiceSessionsRepository } from './service-sessions-repository';
@@ -28,6 +30,7 @@ export class Authorization {
     private readonly userSessions: UserSessionsRepository,
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly hints: IdTokenHints,
+    private readonly authenticatorApps: AuthenticatorApps,
     private readonly issuer: string,
     private readonly clock: () => number,
   ) {}
@@ -68,6 +71,10 @@ export class Authorization {
     const session = await this.userSessions.findById(auth.sessionId);
     const authTime = session?.issued_at ?? this.clock();
     const amr = session?.amr ?? SIGN_IN_METHODS.password;
+    if (!takesSignIn(valid.service, amr)) {
+      if (valid.prompt.includes('none')) throw fail(new OAuthError('login_required', 'The service takes only two-step sign-ins'));
+      throw twoStepRefusal(valid.service, (await this.authenticatorApps.status(user.id)).enabled);
+    }
     await this.checkFreshness(valid, authTime, fail);
     const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
     const approvedBefore = valid.scopes.every((scope) => consented.includes(scope));

@@ -78,6 +78,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await expect(page.getByText("Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment")).toBeVisible();
   await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/new-callback\napp.paperless:///oauth-callback');
   await page.getByLabel('Allowed Groups').fill('family, paperless users');
+  await page.getByLabel('Require Two-Step Sign-In').check();
   await page.getByLabel('Home Page').fill('https://paperless.home.lan/');
   await screenshots(page, 'admin-service-edit');
   await page.getByRole('button', { name: 'Update' }).click();
@@ -88,6 +89,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
   await expect(page.getByText('app.paperless:///oauth-callback')).toBeVisible();
   await expect(page.getByText('family, paperless users', { exact: true })).toBeVisible();
+  await expect(page.getByText('Two-Step Sign-In').locator('..')).toContainText('Required');
   await expect(page.getByText('https://paperless.home.lan/', { exact: true })).toBeVisible();
 
   // An address of a service that does not exist (a mistyped or stale link) says so.

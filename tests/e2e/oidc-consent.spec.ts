@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
 import * as client from 'openid-client';
+import { totpCode, totpStep } from '../../server/two-step/totp';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
-import { createService as createServiceThroughApi, E2E_URL, verifiedPerson } from './support/api';
+import { createService as createServiceThroughApi, E2E_URL, turnOnTwoStep, verifiedPerson } from './support/api';
 import { controlled, screenshots, signIn, signInToHome } from './support/ui';
 
 let callbackServer: Server;
@@ -21,6 +22,8 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => new Promise<void>((resolve) => callbackServer.close(() => resolve())));
 
+/** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
+const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
 const createService = (fields: Record<string, unknown> = {}) => createServiceThroughApi(E2E_ADMIN, { redirect_uris: [callback], ...fields });
 
 const discover = (service: { clientId: string; clientSecret: string }) =>
@@ -176,6 +179,33 @@ test('a service open only to some groups tells anyone else on the consent screen
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
   expect(new URL(page.url()).searchParams.get('error')).toBe('access_denied');
+});
+
+test('a service that asks for two-step sign-in says how on the consent screen, and lets in a sign-in made with a code', async ({ page, browser }) => {
+  const service = await createService({ name: 'Vault', require_two_step: true });
+  const person = await verifiedPerson('vault');
+  const request = `/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'two-step' })}`;
+  await page.goto(request);
+  await signIn(page, person);
+  await expect(page.getByText('Are you sure you want to trust Vault?')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText(/Vault asks for two-step sign-in: turn it on under Personal Info, then sign out and sign in again/);
+  await expect(page.getByRole('button', { name: 'Allow' })).toBeDisabled();
+  await screenshots(page, 'consent-two-step-required');
+
+  // Turned on, and signed in on another device with the app's code: let in.
+  let secret = '';
+  await turnOnTwoStep(person, (shown) => ((secret = shown), appCode(shown)));
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await other.goto(request);
+  await signIn(other, person);
+  await other.getByLabel('Authentication code').fill(appCode(secret, 1));
+  await other.getByRole('button', { name: 'Log In' }).click();
+  await expect(other.getByText('Are you sure you want to trust Vault?')).toBeVisible();
+  await other.getByRole('button', { name: 'Allow' }).click();
+  await expect(other.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(new URL(other.url()).searchParams.get('code')).toBeTruthy();
+  await context.close();
 });
 
 test('an unregistered redirect_uri shows an error page and is never navigated to', async ({ page }) => {

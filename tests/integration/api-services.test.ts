@@ -63,6 +63,19 @@ describe('API services (admin)', () => {
     expect((await api('GET', `/api/v1/admin/api-services/${created.id}`)).body.allowed_groups).toEqual(['family']);
   });
 
+  it('asks for two-step sign-in only when told: off by default, kept when an edit leaves it out', async () => {
+    const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
+    const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
+    const required = async () => (await api('GET', `/api/v1/admin/api-services/${id}`)).body.require_two_step;
+    expect(await required()).toBe(false);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ require_two_step: true }))).body.require_two_step).toBe(true);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input())).body.require_two_step).toBe(true);
+    const refused = await api('PUT', `/api/v1/admin/api-services/${id}`, input({ require_two_step: 'yes' }));
+    expect([refused.status, refused.body.error]).toEqual([400, 'require_two_step: require_two_step must be true or false']);
+    expect(await required()).toBe(true);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ require_two_step: false }))).body.require_two_step).toBe(false);
+  });
+
   it("validates with the spec's messages", async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: '' }, 'name: Name is required'],

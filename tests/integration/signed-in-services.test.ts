@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { totpCode, totpStep } from '../../server/two-step/totp';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
@@ -105,5 +106,30 @@ describe('the services a person is signed in to', () => {
     const person = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/users/${userId}`, undefined, f.adminToken)).body;
     await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${userId}`, { full_name: person.full_name, email: person.email, phone_number: null, is_admin: false, groups: ['friends', 'family'] }, f.adminToken);
     expect((await code()).status).toBe(200);
+  });
+
+  it('a service that asks for two-step sign-in takes only sign-ins made with a code, and says what to do', async () => {
+    const vault = await f.createService({ name: 'Vault', require_two_step: true });
+    const request = { client_id: vault.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 's' };
+    const code = (token: string, extra: Record<string, unknown> = {}) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, ...extra }, token);
+    const description = async (token: string) => {
+      const refused = await code(token);
+      expect([refused.status, refused.body.error]).toEqual([403, 'access_denied']);
+      return refused.body.error_description as string;
+    };
+
+    expect(await description(f.user.access)).toBe('Vault asks for two-step sign-in: turn it on under Personal Info, then sign out and sign in again');
+    const silent = new URL((await code(f.user.access, { prompt: 'none' })).body.redirect_to);
+    expect([silent.searchParams.get('error'), silent.searchParams.get('state')]).toEqual(['login_required', 's']);
+
+    const step = totpStep(f.t.app.services.clock());
+    const { secret } = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/two-step/setup', {}, f.user.access)).body;
+    await oidcJson(f.issuer, 'PUT', '/api/v1/auth/two-step', { secret, code: totpCode(secret, step) }, f.user.access);
+    expect(await description(f.user.access), 'on now, but this session was signed in with the password alone').toBe("Vault asks for two-step sign-in: sign out, then sign in again with your authenticator app's code");
+    expect(await f.t.db.selectFrom('oauth_codes').selectAll().execute(), 'no code issued').toEqual([]);
+
+    const login = await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password, code: totpCode(secret, step + 1) });
+    expect((await code(login.body.access)).status).toBe(200);
+    expect((await oidcJson(f.issuer, 'GET', `/api/v1/admin/api-services/${vault.id}`, undefined, f.adminToken)).body.require_two_step).toBe(true);
   });
 });

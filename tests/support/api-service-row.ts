@@ -17,6 +17,7 @@ export const apiServiceRow = (id: string): ApiServiceRow => ({
   id_token_signed_response_alg: 'RS256',
   allowed_groups: '[]',
   launch_url: null,
+  require_two_step: 0,
   created_at: 1,
   updated_at: 1,
 });

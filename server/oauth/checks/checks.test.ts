@@ -4,6 +4,7 @@ import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { hashClientSecret } from '../../api-services/client-secrets';
 import { OAuthError } from '../oauth-error';
 import { checkAllowedGroups } from './check-allowed-groups';
+import { takesSignIn, twoStepRefusal } from './check-two-step';
 import { checkClientUsable } from './check-client';
 import { checkGrantType } from './check-grant-type';
 import { checkPkceChallenge, checkPkceVerifier } from './check-pkce';
@@ -28,6 +29,7 @@ const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   id_token_signed_response_alg: 'RS256',
   allowed_groups: '[]',
   launch_url: null,
+  require_two_step: 0,
   created_at: 0,
   updated_at: 0,
   ...overrides,
@@ -146,5 +148,19 @@ describe('checkClientSecret', () => {
     expect(refusal(() => checkClientSecret(service(), { ...basic, secret: 'wrong' }))).toBe('invalid_client: Client authentication failed (401)');
     expect(refusal(() => checkClientSecret(undefined, basic))).toBe('invalid_client: Client authentication failed (401)');
     expect(refusal(() => checkClientSecret(service({ is_active: 0 }), basic))).toBe('invalid_client: This service is disabled (401)');
+  });
+});
+
+describe('takesSignIn', () => {
+  it('takes any sign-in for most services, and only two-step ones (amr mfa) for one that asks', () => {
+    expect(takesSignIn(service(), 'pwd')).toBe(true);
+    expect(takesSignIn(service({ require_two_step: 1 }), 'pwd otp mfa')).toBe(true);
+    expect(takesSignIn(service({ require_two_step: 1 }), 'pwd')).toBe(false);
+    expect(takesSignIn(service({ require_two_step: 1 }), 'pwd otp')).toBe(false);
+  });
+
+  it('tells the person what to do, with two-step sign-in on or off', () => {
+    expect(refusal(() => { throw twoStepRefusal(service(), false); })).toBe('access_denied: Grafana asks for two-step sign-in: turn it on under Personal Info, then sign out and sign in again (403)');
+    expect(refusal(() => { throw twoStepRefusal(service(), true); })).toBe("access_denied: Grafana asks for two-step sign-in: sign out, then sign in again with your authenticator app's code (403)");
   });
 });

@@ -4,7 +4,7 @@ import { Button, Group, Paper, Stack, Switch, Textarea, TextInput, Title } from 
 import type { z } from 'zod';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
-import { firstError } from '../shared/text-lists';
+import { firstError } from '../shared/form-fields';
 import { serviceFormSchema } from './service-form';
 
 export type ServiceFormValue = z.output<typeof serviceFormSchema>;
@@ -54,6 +54,12 @@ export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defau
               Access
             </Title>
             <TextInput {...getInputProps(fields.allowed_groups, { type: 'text' })} key={fields.allowed_groups.key} label="Allowed Groups" description="Separated by commas. Only people in one of these groups may sign in to it; empty lets everyone in" error={firstError(fields.allowed_groups)} />
+            <Switch
+              {...getInputProps(fields.require_two_step, { type: 'checkbox' })}
+              key={fields.require_two_step.key}
+              label="Require Two-Step Sign-In"
+              description="Only sign-ins made with an authenticator app's code (or a recovery code) may use it; anyone else is told how to turn it on"
+            />
           </Stack>
         </Paper>
         {mode === 'create' && <Switch {...getInputProps(fields.is_active, { type: 'checkbox' })} key={fields.is_active.key} label="Enabled by default" />}

@@ -70,6 +70,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
           <Detail label="Scopes">{service.scopes.join(' ')}</Detail>
           <Detail label="Grant Types">{service.grant_types.join(' ')}</Detail>
           <Detail label="Allowed Groups">{service.allowed_groups.length > 0 ? service.allowed_groups.join(', ') : 'Everyone'}</Detail>
+          <Detail label="Two-Step Sign-In">{service.require_two_step ? 'Required' : 'Not required'}</Detail>
           <Detail label="Created At">{longDate(service.created_at)}</Detail>
           <Detail label="Updated At">{longDate(service.updated_at)}</Detail>
           <Detail label="Client ID">

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiServiceInputSchema, type ApiService } from '../../../../contract/services';
-import { commaList, lines, words } from '../shared/text-lists';
+import { checkbox, commaList, lines, words } from '../shared/form-fields';
 
 const fields = apiServiceInputSchema.shape;
 /** An optional address: left empty, there is none. */
@@ -19,7 +19,8 @@ export const serviceFormSchema = z.object({
   scopes: z.preprocess(words, fields.scopes),
   grant_types: z.preprocess(words, fields.grant_types),
   allowed_groups: z.preprocess(commaList, fields.allowed_groups),
-  is_active: z.preprocess((value) => value === 'on', z.boolean()),
+  require_two_step: checkbox,
+  is_active: checkbox,
 });
 
 /** The form's text values for an existing service (edit screen). */
@@ -32,6 +33,7 @@ export const formValuesOf = (service: ApiService) => ({
   scopes: service.scopes.join(' '),
   grant_types: service.grant_types.join(' '),
   allowed_groups: service.allowed_groups.join(', '),
+  require_two_step: service.require_two_step ? 'on' : '',
 });
 
 export const NEW_SERVICE_DEFAULTS = { scopes: 'openid', grant_types: '', is_active: 'on' };

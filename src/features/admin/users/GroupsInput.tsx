@@ -1,6 +1,6 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react';
 import { TextInput } from '@mantine/core';
-import { firstError } from '../shared/text-lists';
+import { firstError } from '../shared/form-fields';
 
 /** A user's groups, typed separated by commas (the add and edit forms). */
 export function GroupsInput<Form extends Record<string, unknown>>({ field }: { field: FieldMetadata<unknown, Form, string[]> }) {

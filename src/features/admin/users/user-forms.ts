@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { adminUserCreateSchema, adminUserPasswordSchema, adminUserUpdateSchema } from '../../../../contract/admin';
 import { groupsField, usernameField, withRepeatedPassword } from '../../../../contract/fields';
-import { commaList } from '../shared/text-lists';
-
-const checkbox = z.preprocess((value) => value === 'on', z.boolean());
+import { checkbox, commaList } from '../shared/form-fields';
 
 /** Groups are typed in one box, separated by commas. */
 const groups = z.preprocess(commaList, groupsField);

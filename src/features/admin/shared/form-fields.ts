@@ -1,7 +1,8 @@
 import type { FieldMetadata } from '@conform-to/react';
+import { z } from 'zod';
 
-// Lists an administrator types as text (redirect URIs, scopes, groups), split for the contract's
-// list fields to check item by item.
+// What the admin forms send, made ready for the contract's fields: lists an administrator types
+// as text (redirect URIs, scopes, groups), split to be checked item by item, and switches.
 
 export const lines = (text: unknown) => (typeof text === 'string' ? text.split('\n').map((line) => line.trim()).filter(Boolean) : []);
 export const words = (text: unknown) => (typeof text === 'string' ? text.split(/\s+/).filter(Boolean) : []);
@@ -9,3 +10,6 @@ export const commaList = (text: unknown) => (typeof text === 'string' ? text.spl
 
 /** The first error of such a field or of any of its items (redirect_uris[2]). */
 export const firstError = (field: FieldMetadata<unknown>) => Object.values(field.allErrors).flat()[0];
+
+/** A switch: sent as 'on' when on, left out when off. */
+export const checkbox = z.preprocess((value) => value === 'on', z.boolean());
