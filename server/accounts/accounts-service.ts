@@ -67,9 +67,11 @@ export class AccountsService {
         });
         break;
       } catch (error) {
-        // A made-up username can lose a race with someone registering alike: make the next one.
-        if (isUsernameTaken(error) && !input.username && attempt < 5) continue;
-        if (isUsernameTaken(error)) throw AppError.usernameTaken();
+        if (isUsernameTaken(error)) {
+          // A made-up username can lose a race with someone registering alike: make the next one.
+          if (!input.username && attempt < 5) continue;
+          throw AppError.usernameTaken();
+        }
         // Two registrations of one email raced past the check above.
         if (isUniqueViolation(error)) throw AppError.emailTaken();
         throw error;
