@@ -18,6 +18,7 @@ export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full
 export function claimsFor(user: ClaimsUser, scopes: string[]): Record<string, unknown> {
   const claims: Record<string, unknown> = { sub: user.id };
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
+  // No `nickname`: Gitea's client reads it before `preferred_username` for the account's name.
   if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, preferred_username: user.username, picture: user.profile_picture ?? undefined });
   if (scopes.includes('groups')) claims.groups = readGroups(user.groups);
   return claims;
