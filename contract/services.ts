@@ -60,6 +60,8 @@ export const apiServiceInputSchema = z.object({
   allowed_groups: groupsField.optional(),
   /** Only sign-ins made with two steps (an authenticator app's code or a recovery code); left out when editing: unchanged. */
   require_two_step: z.boolean({ error: 'require_two_step must be true or false' }).optional(),
+  /** A public client (mobile, desktop or single-page app): no secret, PKCE required; left out when editing: unchanged. */
+  public_client: z.boolean({ error: 'public_client must be true or false' }).optional(),
 });
 export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
 
@@ -78,6 +80,7 @@ export const apiServiceSchema = z.object({
   id_token_signed_response_alg: z.string(),
   allowed_groups: z.array(z.string()),
   require_two_step: z.boolean(),
+  public_client: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -85,7 +88,8 @@ export type ApiService = z.infer<typeof apiServiceSchema>;
 
 export const apiServiceListSchema = z.object({ items: z.array(apiServiceSchema) });
 
-export const credentialsSchema = z.object({ client_id: z.string(), client_secret: z.string() });
+/** A public client's are its client ID alone: it has no secret. */
+export const credentialsSchema = z.object({ client_id: z.string(), client_secret: z.string().nullable() });
 export const createdApiServiceSchema = z.object({ id: z.string(), credentials: credentialsSchema });
 
 /** GET /api/v1/api-services/client/{clientId}: what anyone may know of a service. */

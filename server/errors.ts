@@ -84,6 +84,9 @@ export class AppError extends Error {
   static usernameTaken() {
     return new AppError(409, 'username is already taken');
   }
+  static publicClientHasNoSecret() {
+    return new AppError(409, 'A public client has no secret; make it confidential first');
+  }
   static registrationClosed() {
     return new AppError(403, 'registration is closed; ask an administrator for an account');
   }

@@ -25,6 +25,7 @@ export function toApiService(row: ApiServiceRow): ApiService {
     id_token_signed_response_alg: row.id_token_signed_response_alg,
     allowed_groups: list(row.allowed_groups),
     require_two_step: row.require_two_step === 1,
+    public_client: row.public_client === 1,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

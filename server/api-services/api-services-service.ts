@@ -24,8 +24,8 @@ export class ApiServicesService {
     return toApiService(row);
   }
 
-  /** Creates a service; its secret is returned this once and kept only as a hash. */
-  async create(input: ApiServiceInput): Promise<{ id: string; credentials: { client_id: string; client_secret: string } }> {
+  /** Creates a service; its secret is returned this once and kept only as a hash. A public client is given none. */
+  async create(input: ApiServiceInput): Promise<{ id: string; credentials: { client_id: string; client_secret: string | null } }> {
     const now = this.clock();
     const id = randomUUID();
     const clientId = newClientId();
@@ -46,13 +46,16 @@ export class ApiServicesService {
       id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
       allowed_groups: JSON.stringify(input.allowed_groups ?? []),
       require_two_step: input.require_two_step ? 1 : 0,
+      public_client: input.public_client ? 1 : 0,
       created_at: now,
       updated_at: now,
     });
-    return { id, credentials: { client_id: clientId, client_secret: secret } };
+    return { id, credentials: { client_id: clientId, client_secret: input.public_client ? null : secret } };
   }
 
   async update(id: string, input: ApiServiceInput): Promise<ApiService> {
+    const current = await this.get(id);
+    const becomesPublic = input.public_client === true && !current.public_client;
     const changed = await this.services.update(id, {
       name: input.name,
       description: input.description,
@@ -65,6 +68,9 @@ export class ApiServicesService {
       ...(input.id_token_signed_response_alg ? { id_token_signed_response_alg: input.id_token_signed_response_alg } : {}),
       ...(input.allowed_groups ? { allowed_groups: JSON.stringify(input.allowed_groups) } : {}),
       ...(input.require_two_step !== undefined ? { require_two_step: input.require_two_step ? 1 : 0 } : {}),
+      ...(input.public_client !== undefined ? { public_client: input.public_client ? 1 : 0 } : {}),
+      // The old secret dies with the change, so turning back is never quietly undone: it needs new credentials.
+      ...(becomesPublic ? { client_secret_hash: hashClientSecret(newClientSecret()) } : {}),
       updated_at: this.clock(),
     });
     if (!changed) throw AppError.notFound('API service');
@@ -80,6 +86,7 @@ export class ApiServicesService {
   /** Issues a new secret; the old one stops working at once. */
   async regenerateSecret(id: string): Promise<{ client_id: string; client_secret: string }> {
     const current = await this.get(id);
+    if (current.public_client) throw AppError.publicClientHasNoSecret();
     const secret = newClientSecret();
     await this.services.update(id, { client_secret_hash: hashClientSecret(secret), updated_at: this.clock() });
     return { client_id: current.client_id, client_secret: secret };

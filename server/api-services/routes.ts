@@ -13,7 +13,7 @@ import {
 } from '../../contract/services';
 import type { Services } from '../services';
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const idParams = z.object({ id: z.string().max(100) });
 
 export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {

@@ -139,6 +139,8 @@ export interface ApiServicesTable {
   launch_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1: only sign-ins made with two steps (amr mfa) may use it. */
   require_two_step: ColumnType<Flag, Flag | undefined, Flag>;
+  /** 1: a public client (RFC 6749 §2.1), with no secret; it must use PKCE. Its client_secret_hash is of a secret nobody was given. */
+  public_client: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** One per successful code exchange: what a service holds on behalf of a user. */

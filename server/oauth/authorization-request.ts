@@ -31,7 +31,7 @@ export async function validateAuthorizationRequest(params: AuthorizationParams, 
   try {
     checkResponseType(params.response_type);
     const scopes = checkScope(service, params.scope);
-    const pkce = checkPkceChallenge(params.code_challenge, params.code_challenge_method);
+    const pkce = checkPkceChallenge(params.code_challenge, params.code_challenge_method, service.public_client === 1);
     const prompt = checkPrompt(params.prompt);
     const maxAge = checkMaxAge(params.max_age);
     return { service, redirectUri, scopes, state: params.state, nonce: params.nonce, codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method, prompt, maxAge };

@@ -9,6 +9,7 @@ import { hashToken } from '../sessions/tokens';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
 import { checkAllowedGroups } from './checks/check-allowed-groups';
+import { identityAssured } from './checks/check-client-identity';
 import { takesSignIn, twoStepRefusal } from './checks/check-two-step';
 import type { IdTokenHints } from './id-token-hints';
 import { OAuthError } from './oauth-error';
@@ -77,7 +78,7 @@ export class Authorization {
     }
     await this.checkFreshness(valid, authTime, fail);
     const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
-    const approvedBefore = valid.scopes.every((scope) => consented.includes(scope));
+    const approvedBefore = identityAssured(valid.service, valid.redirectUri) && valid.scopes.every((scope) => consented.includes(scope));
     if (valid.prompt.includes('none')) {
       if (!approvedBefore) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
     } else if (params.if_approved) {

@@ -5,7 +5,7 @@ import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSche
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import type { Services } from '../services';
-import { checkClientSecret, readClientCredentials } from './checks/client-authentication';
+import { authenticateClient, readClientCredentials } from './checks/client-authentication';
 import { discoveryDocument } from './discovery';
 import { installFormBodyParser } from './form-body';
 import { installOAuthErrorHandling, OAuthError } from './oauth-error';
@@ -41,7 +41,13 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
 
   const authenticatedClient = async (request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }) => {
     const credentials = readClientCredentials(request, body);
-    return checkClientSecret(await oauth.services.findByClientId(credentials.clientId), credentials);
+    return authenticateClient(await oauth.services.findByClientId(credentials.clientId), credentials);
+  };
+  // RFC 7662 §2.1 wants the endpoint protected: a public client's client_id proves nothing.
+  const confidentialClient = async (request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }) => {
+    const client = await authenticatedClient(request, body);
+    if (client.public_client === 1) throw new OAuthError('invalid_client', 'A public client may not introspect tokens', 401);
+    return client;
   };
 
   // Both documents are serialised once, not per request: relying parties poll them.
@@ -92,7 +98,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().nullish() } }, userinfo);
 
   app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema } }, async (request, reply) => {
-    const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
+    const client = await services.oauthClientThrottle(request, () => confidentialClient(request, request.body));
     noStore(reply);
     return oauth.introspection.introspect(client, request.body.token);
   });

@@ -98,3 +98,42 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.getByRole('link', { name: 'Back' }).click();
   await expect(page.getByRole('row', { name: new RegExp(clientId) })).toBeVisible();
 });
+
+test('an administrator adds a public client: no secret to copy or regenerate, until it is made confidential', async ({ page }) => {
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
+  await signIn(page, E2E_ADMIN);
+  const name = `Jellyfin app ${Date.now().toString(36)}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Description').fill('Films on the phone');
+  await page.getByLabel('Redirect URIs').fill('org.jellyfin.mobile:/callback');
+  await page.getByLabel('Public Client').check();
+  await page.getByRole('button', { name: 'Create' }).click();
+
+  const modal = page.getByRole('dialog', { name: 'New Credentials' });
+  await expect(modal.getByText('A public client has no secret: give the app its client ID, and have it use PKCE.')).toBeVisible();
+  await expect(modal.getByLabel('Client Secret')).toHaveCount(0);
+  const clientId = await modal.getByLabel('Client ID', { exact: true }).inputValue();
+  await screenshots(page, 'admin-service-public-credentials');
+  const downloading = page.waitForEvent('download');
+  await modal.getByRole('button', { name: 'Download' }).click();
+  expect(JSON.parse(readFileSync((await (await downloading).path())!, 'utf8'))).toEqual({ client_id: clientId });
+  await modal.getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('row', { name: new RegExp(clientId) }).getByRole('link', { name }).click();
+  await expect(page.getByText('None: a public client, which must use PKCE')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Regenerate Credentials' })).toHaveCount(0);
+  await expect(page.getByText(`Enter these in ${name}'s OpenID Connect settings, with its client ID. Most services`)).toBeVisible();
+  await screenshots(page, 'admin-service-public-view');
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  const publicClient = page.getByLabel('Public Client');
+  await expect(publicClient).toBeChecked();
+  await expect(page.getByText('Turned off, it needs new credentials: regenerate them on its page')).toBeVisible();
+  await publicClient.uncheck();
+  await page.getByRole('button', { name: 'Update' }).click();
+  await page.getByRole('dialog', { name: 'Service Updated' }).getByRole('button', { name: 'Close' }).click();
+  await page.goto(page.url().replace('/edit/', '/view/'));
+  await page.getByRole('button', { name: 'Regenerate Credentials' }).click();
+  await page.getByRole('dialog', { name: 'Regenerate credentials?' }).getByRole('button', { name: 'Regenerate' }).click();
+  expect((await page.getByRole('dialog', { name: 'New Credentials' }).getByLabel('Client Secret', { exact: true }).inputValue()).length).toBeGreaterThanOrEqual(43);
+});

@@ -91,6 +91,8 @@ it('says that sessions, codes and service sessions from before two-step sign-in 
   expect(await db.selectFrom('users').select('groups').execute()).toEqual([{ groups: '[]' }]);
   // And the services already there take sign-ins with the password alone, as before.
   expect(await db.selectFrom('api_services').select('require_two_step').execute()).toEqual([{ require_two_step: 0 }]);
+  // And they keep their secrets: none becomes a public client.
+  expect(await db.selectFrom('api_services').select('public_client').execute()).toEqual([{ public_client: 0 }]);
 });
 
 it('gives everyone already there a username made from their email, the oldest account keeping the plain one', async () => {

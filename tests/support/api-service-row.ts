@@ -18,6 +18,7 @@ export const apiServiceRow = (id: string): ApiServiceRow => ({
   allowed_groups: '[]',
   launch_url: null,
   require_two_step: 0,
+  public_client: 0,
   created_at: 1,
   updated_at: 1,
 });

@@ -4,10 +4,14 @@ import { OAuthError } from '../oauth-error';
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
-/** At the authorization request: a challenge, when sent, must be an S256 one (plain is refused). */
-export function checkPkceChallenge(challenge: string | undefined, method: string | undefined): { challenge: string | null; method: string | null } {
+/**
+ * At the authorization request: a challenge, when sent, must be an S256 one (plain is refused).
+ * A public client must send one (RFC 9700 §2.1.1): PKCE is all that binds its code to it.
+ */
+export function checkPkceChallenge(challenge: string | undefined, method: string | undefined, required: boolean): { challenge: string | null; method: string | null } {
   if (challenge === undefined) {
     if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
+    if (required) throw new OAuthError('invalid_request', 'A public client must use PKCE: code_challenge is missing');
     return { challenge: null, method: null };
   }
   if ((method ?? 'plain') !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');

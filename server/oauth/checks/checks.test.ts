@@ -12,7 +12,8 @@ import { checkMaxAge, checkPrompt } from './check-prompt';
 import { checkRedirectUri } from './check-redirect-uri';
 import { checkResponseType } from './check-response-type';
 import { checkScope, checkScopeWithin } from './check-scope';
-import { checkClientSecret } from './client-authentication';
+import { identityAssured } from './check-client-identity';
+import { authenticateClient } from './client-authentication';
 
 const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   id: 's1',
@@ -30,6 +31,7 @@ const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   allowed_groups: '[]',
   launch_url: null,
   require_two_step: 0,
+  public_client: 0,
   created_at: 0,
   updated_at: 0,
   ...overrides,
@@ -105,12 +107,17 @@ describe('PKCE', () => {
   const verifier = 'a'.repeat(43);
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   it('accepts S256 challenges only', () => {
-    expect(checkPkceChallenge(undefined, undefined)).toEqual({ challenge: null, method: null });
-    expect(checkPkceChallenge(challenge, 'S256')).toEqual({ challenge, method: 'S256' });
-    expect(refusal(() => checkPkceChallenge(challenge, undefined))).toBe('invalid_request: code_challenge_method must be S256 (400)');
-    expect(refusal(() => checkPkceChallenge(challenge, 'plain'))).toBe('invalid_request: code_challenge_method must be S256 (400)');
-    expect(refusal(() => checkPkceChallenge('short', 'S256'))).toBe('invalid_request: code_challenge is not a valid S256 challenge (400)');
-    expect(refusal(() => checkPkceChallenge(undefined, 'S256'))).toBe('invalid_request: code_challenge_method without code_challenge (400)');
+    expect(checkPkceChallenge(undefined, undefined, false)).toEqual({ challenge: null, method: null });
+    expect(checkPkceChallenge(challenge, 'S256', false)).toEqual({ challenge, method: 'S256' });
+    expect(refusal(() => checkPkceChallenge(challenge, undefined, false))).toBe('invalid_request: code_challenge_method must be S256 (400)');
+    expect(refusal(() => checkPkceChallenge(challenge, 'plain', false))).toBe('invalid_request: code_challenge_method must be S256 (400)');
+    expect(refusal(() => checkPkceChallenge('short', 'S256', false))).toBe('invalid_request: code_challenge is not a valid S256 challenge (400)');
+    expect(refusal(() => checkPkceChallenge(undefined, 'S256', false))).toBe('invalid_request: code_challenge_method without code_challenge (400)');
+  });
+
+  it('needs a challenge from a public client', () => {
+    expect(refusal(() => checkPkceChallenge(undefined, undefined, true))).toBe('invalid_request: A public client must use PKCE: code_challenge is missing (400)');
+    expect(checkPkceChallenge(challenge, 'S256', true)).toEqual({ challenge, method: 'S256' });
   });
 
   it('checks the verifier against the challenge', () => {
@@ -141,13 +148,35 @@ describe('prompt and max_age', () => {
   });
 });
 
-describe('checkClientSecret', () => {
+describe('authenticateClient', () => {
+  const basic = { clientId: 'client-1', secret: 'right-secret', method: 'client_secret_basic' as const };
+  const none = { clientId: 'client-1', secret: null, method: 'none' as const };
+
   it('compares the secret with the stored hash', () => {
-    const basic = { clientId: 'client-1', secret: 'right-secret', method: 'client_secret_basic' as const };
-    expect(checkClientSecret(service(), basic).id).toBe('s1');
-    expect(refusal(() => checkClientSecret(service(), { ...basic, secret: 'wrong' }))).toBe('invalid_client: Client authentication failed (401)');
-    expect(refusal(() => checkClientSecret(undefined, basic))).toBe('invalid_client: Client authentication failed (401)');
-    expect(refusal(() => checkClientSecret(service({ is_active: 0 }), basic))).toBe('invalid_client: This service is disabled (401)');
+    expect(authenticateClient(service(), basic).id).toBe('s1');
+    expect(refusal(() => authenticateClient(service(), { ...basic, secret: 'wrong' }))).toBe('invalid_client: Client authentication failed (401)');
+    expect(refusal(() => authenticateClient(service(), { ...basic, secret: '' }))).toBe('invalid_client: Client authentication failed (401)');
+    expect(refusal(() => authenticateClient(undefined, basic))).toBe('invalid_client: Client authentication failed (401)');
+    expect(refusal(() => authenticateClient(service({ is_active: 0 }), basic))).toBe('invalid_client: This service is disabled (401)');
+  });
+
+  it('takes a client_id alone from a public client only', () => {
+    const publicClient = service({ public_client: 1 });
+    expect(authenticateClient(publicClient, none).id).toBe('s1');
+    expect(authenticateClient(publicClient, { ...basic, secret: '' }).id).toBe('s1');
+    expect(refusal(() => authenticateClient(publicClient, basic))).toBe('invalid_client: This is a public client: it has no secret to send (401)');
+    expect(refusal(() => authenticateClient(service(), none))).toBe('invalid_client: Client authentication is required (401)');
+    expect(refusal(() => authenticateClient(undefined, none))).toBe('invalid_client: Client authentication is required (401)');
+    expect(refusal(() => authenticateClient(service({ public_client: 1, is_active: 0 }), none))).toBe('invalid_client: This service is disabled (401)');
+  });
+});
+
+describe('identityAssured', () => {
+  it('trusts earlier approvals for confidential clients, and for public ones only back to https', () => {
+    expect(identityAssured(service(), 'app.immich:///oauth-callback')).toBe(true);
+    expect(identityAssured(service({ public_client: 1 }), 'https://app.lan/cb')).toBe(true);
+    expect(identityAssured(service({ public_client: 1 }), 'http://127.0.0.1:8000/cb')).toBe(false);
+    expect(identityAssured(service({ public_client: 1 }), 'app.immich:///oauth-callback')).toBe(false);
   });
 });
 

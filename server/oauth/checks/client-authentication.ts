@@ -3,11 +3,12 @@ import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { clientSecretMatches } from '../../api-services/client-secrets';
 import { OAuthError } from '../oauth-error';
 
-export type ClientCredentials = { clientId: string; secret: string; method: 'client_secret_basic' | 'client_secret_post' };
+/** `secret` is null for a client that sent only its client_id (method none: a public client). */
+export type ClientCredentials = { clientId: string; secret: string | null; method: 'client_secret_basic' | 'client_secret_post' | 'none' };
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="home-guard", charset="UTF-8"' };
 
-/** The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the form body, never both. */
+/** The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the form body, never both; or its client_id alone. */
 export function readClientCredentials(request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }): ClientCredentials {
   const header = request.headers.authorization;
   if (header && /^basic /i.test(header)) {
@@ -27,13 +28,22 @@ export function readClientCredentials(request: FastifyRequest, body: { client_id
     return { clientId, secret, method: 'client_secret_basic' };
   }
   if (body.client_id && body.client_secret !== undefined) return { clientId: body.client_id, secret: body.client_secret, method: 'client_secret_post' };
+  if (body.client_id) return { clientId: body.client_id, secret: null, method: 'none' };
   throw new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
 }
 
-/** The credentials must name an enabled service whose secret matches (compared in constant time). */
-export function checkClientSecret(service: ApiServiceRow | undefined, credentials: ClientCredentials): ApiServiceRow {
+/**
+ * The credentials must name an enabled service: a confidential one whose secret matches (compared
+ * in constant time), or a public one sent no secret. An empty secret counts as none, as some
+ * services send one when theirs is left blank.
+ */
+export function authenticateClient(service: ApiServiceRow | undefined, credentials: ClientCredentials): ApiServiceRow {
   const challenge = credentials.method === 'client_secret_basic' ? BASIC_CHALLENGE : undefined;
-  if (!service || !clientSecretMatches(credentials.secret, service.client_secret_hash)) {
+  if (service?.public_client === 1) {
+    if (credentials.secret) throw new OAuthError('invalid_client', 'This is a public client: it has no secret to send', 401, undefined, challenge);
+  } else if (credentials.secret === null) {
+    throw new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
+  } else if (!service || !clientSecretMatches(credentials.secret, service.client_secret_hash)) {
     throw new OAuthError('invalid_client', 'Client authentication failed', 401, undefined, challenge);
   }
   if (service.is_active !== 1) throw new OAuthError('invalid_client', 'This service is disabled', 401, undefined, challenge);

@@ -9,7 +9,7 @@ import { Detail } from '../shared/Detail';
  * document (so it is PUBLIC_URL, whatever address this page was opened at). Most services need
  * only the discovery URL; some, like Grafana's generic OAuth, ask for each address.
  */
-export function ConnectionDetails({ service }: { service: string }) {
+export function ConnectionDetails({ service, publicClient }: { service: string; publicClient: boolean }) {
   const [links, setLinks] = useState<DiscoveryLinks | null>(null);
   useEffect(() => {
     fetch('/.well-known/openid-configuration')
@@ -31,7 +31,7 @@ export function ConnectionDetails({ service }: { service: string }) {
         Connecting {service}
       </Title>
       <Text size="sm" c="dimmed" mt={4} mb="md">
-        Enter these in {service}'s OpenID Connect settings, with its client ID and secret. Most services need only the discovery URL.
+        Enter these in {service}'s OpenID Connect settings, with its client ID{publicClient ? '' : ' and secret'}. Most services need only the discovery URL.
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
         {addresses.map(([label, value]) => (

@@ -9,6 +9,12 @@ import { serviceFormSchema } from './service-form';
 
 export type ServiceFormValue = z.output<typeof serviceFormSchema>;
 
+const PUBLIC_CLIENT = 'For mobile, desktop and single-page apps, which cannot keep a secret: it gets no client secret and must use PKCE';
+/** What the switch does to a service's secret, when editing one. */
+const publicClientEffect = (mode: 'create' | 'edit', isPublic: boolean) => {
+  if (mode === 'create') return PUBLIC_CLIENT;
+  return isPublic ? `${PUBLIC_CLIENT}. Turned off, it needs new credentials: regenerate them on its page` : `${PUBLIC_CLIENT}. Turned on, its current secret stops working`;
+};
 
 /** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
 export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue) => void }) {
@@ -46,6 +52,7 @@ export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defau
             <Textarea {...getTextareaProps(fields.redirect_uris)} key={fields.redirect_uris.key} label="Redirect URIs" description="One per line, exactly as the service sends them" autosize minRows={2} error={firstError(fields.redirect_uris)} />
             <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} label="Scopes" description="Separated by spaces: openid email profile offline_access groups" error={firstError(fields.scopes)} />
             <TextInput {...getInputProps(fields.grant_types, { type: 'text' })} key={fields.grant_types.key} label="Grant Types" description="Separated by spaces; empty means authorization_code" error={firstError(fields.grant_types)} />
+            <Switch {...getInputProps(fields.public_client, { type: 'checkbox' })} key={fields.public_client.key} label="Public Client" description={publicClientEffect(mode, defaults.public_client === 'on')} />
           </Stack>
         </Paper>
         <Paper withBorder radius="md" p="lg">

@@ -80,16 +80,20 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
             </Group>
           </Detail>
           <Detail label="Client Secret">
-            <Group gap="sm">
-              <Code>••••••••••••••••</Code>
-              <Button size="xs" variant="default" onClick={() => setConfirming(true)}>
-                Regenerate Credentials
-              </Button>
-            </Group>
+            {service.public_client ? (
+              <Text size="sm">None: a public client, which must use PKCE</Text>
+            ) : (
+              <Group gap="sm">
+                <Code>••••••••••••••••</Code>
+                <Button size="xs" variant="default" onClick={() => setConfirming(true)}>
+                  Regenerate Credentials
+                </Button>
+              </Group>
+            )}
           </Detail>
         </SimpleGrid>
       </Paper>
-      <ConnectionDetails service={service.name} />
+      <ConnectionDetails service={service.name} publicClient={service.public_client} />
       <ConfirmDialog
         opened={confirming}
         title="Regenerate credentials?"

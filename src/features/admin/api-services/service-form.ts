@@ -20,6 +20,7 @@ export const serviceFormSchema = z.object({
   grant_types: z.preprocess(words, fields.grant_types),
   allowed_groups: z.preprocess(commaList, fields.allowed_groups),
   require_two_step: checkbox,
+  public_client: checkbox,
   is_active: checkbox,
 });
 
@@ -34,6 +35,7 @@ export const formValuesOf = (service: ApiService) => ({
   grant_types: service.grant_types.join(' '),
   allowed_groups: service.allowed_groups.join(', '),
   require_two_step: service.require_two_step ? 'on' : '',
+  public_client: service.public_client ? 'on' : '',
 });
 
 export const NEW_SERVICE_DEFAULTS = { scopes: 'openid', grant_types: '', is_active: 'on' };

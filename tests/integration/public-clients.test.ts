@@ -1,0 +1,114 @@
+import * as client from 'openid-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+let f: OidcFixture;
+beforeEach(async () => {
+  f = await startOidcFixture();
+});
+afterEach(async () => f.close());
+
+const admin = (method: string, url: string, body?: unknown) => oidcJson(f.issuer, method, url, body, f.adminToken);
+const form = async (url: string, fields: Record<string, string>) => {
+  const response = await fetch(`${f.issuer}${url}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+};
+
+/** The authorization request's parameters, as the consent screen sends them on. */
+async function request(clientId: string, extra: Record<string, string> = {}) {
+  const verifier = client.randomPKCECodeVerifier();
+  const params = { client_id: clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...extra };
+  return { verifier, params };
+}
+
+describe('public clients (mobile, desktop and single-page apps)', () => {
+  it('sign in with PKCE and no secret through a real relying party, refresh, and revoke', async () => {
+    const service = await f.createService({ public_client: true });
+    expect(service.clientSecret).toBeNull();
+    const config = await client.discovery(new URL(f.issuer), service.clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    expect(config.serverMetadata().token_endpoint_auth_methods_supported).toContain('none');
+
+    const { verifier, params } = await request(service.clientId);
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, f.user.access);
+    const tokens = await client.authorizationCodeGrant(config, new URL(answer.body.redirect_to), { pkceCodeVerifier: verifier, idTokenExpected: true });
+    const sub = tokens.claims()!.sub;
+    expect(tokens.claims()).toMatchObject({ aud: service.clientId, email: f.user.email });
+
+    // Its refresh tokens rotate, so a stolen one is caught the next time either copy is used.
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token has already been used' });
+    await expect(client.fetchUserInfo(config, refreshed.access_token, sub)).rejects.toThrow();
+
+    const again = await request(service.clientId);
+    const second = await client.authorizationCodeGrant(config, new URL((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', again.params, f.user.access)).body.redirect_to), { pkceCodeVerifier: again.verifier });
+    expect((await client.fetchUserInfo(config, second.access_token, sub)).email).toBe(f.user.email);
+    await client.tokenRevocation(config, second.refresh_token!);
+    await expect(client.fetchUserInfo(config, second.access_token, sub)).rejects.toThrow();
+  });
+
+  it('are refused without PKCE, with a secret, and at introspection', async () => {
+    const service = await f.createService({ public_client: true });
+    const { params } = await request(service.clientId, { state: 'st' });
+    const { code_challenge: _challenge, code_challenge_method: _method, ...withoutPkce } = params;
+    const bare = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', withoutPkce, f.user.access);
+    const back = new URL(bare.body.redirect_to).searchParams;
+    expect([back.get('error'), back.get('error_description'), back.get('state')]).toEqual(['invalid_request', 'A public client must use PKCE: code_challenge is missing', 'st']);
+
+    const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, f.user.access)).body.code as string;
+    const exchange = { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: service.clientId };
+    expect(await form('/api/v1/oauth/token', { ...exchange, client_secret: 'guessed' })).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'This is a public client: it has no secret to send' } });
+    // Refused client authentication spends nothing: the code is still good, though not without its verifier.
+    expect((await form('/api/v1/oauth/token', exchange)).body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier is missing or malformed' });
+
+    expect(await form('/api/v1/oauth/introspect', { token: 'anything', client_id: service.clientId })).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'A public client may not introspect tokens' } });
+    // A confidential service still needs its secret.
+    const confidential = await f.createService({ name: 'Immich' });
+    expect((await form('/api/v1/oauth/token', { ...exchange, client_id: confidential.clientId })).body).toEqual({ error: 'invalid_client', error_description: 'Client authentication is required' });
+  });
+
+  it('ask the person every time when sent back to loopback or an app scheme (RFC 8252 §8.6), but not to https', async () => {
+    /** Approves a request and has the service exchange its code; then asks again as the consent screen does, and silently. */
+    const approvedOnceThenAsked = async (clientId: string, redirectUri: string) => {
+      const { verifier, params } = await request(clientId, { redirect_uri: redirectUri });
+      const { code } = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, f.user.access)).body;
+      expect((await form('/api/v1/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier })).status).toBe(200);
+      const screen = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...params, if_approved: true }, f.user.access);
+      const silent = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...params, prompt: 'none' }, f.user.access);
+      return { screen: screen.status, silent: new URL(silent.body.redirect_to).searchParams.get('error') ?? 'code' };
+    };
+    // Another app could be listening on that port: the consent screen asks again, and a silent request is told so.
+    const native = await f.createService({ public_client: true });
+    expect(await approvedOnceThenAsked(native.clientId, CALLBACK)).toEqual({ screen: 204, silent: 'consent_required' });
+    const web = await f.createService({ name: 'Photos', public_client: true, redirect_uris: ['https://photos.home.lan/cb'] });
+    expect(await approvedOnceThenAsked(web.clientId, 'https://photos.home.lan/cb')).toEqual({ screen: 200, silent: 'code' });
+  });
+});
+
+describe('making a service public or confidential (admin)', () => {
+  it('gives a public client no secret to see or regenerate, and keeps the choice when an edit leaves it out', async () => {
+    const created = await f.createService({ public_client: true });
+    expect((await admin('GET', `/api/v1/admin/api-services/${created.id}`)).body.public_client).toBe(true);
+    const renew = await admin('POST', `/api/v1/admin/api-services/${created.id}/credentials`, {});
+    expect([renew.status, renew.body.error]).toEqual([409, 'A public client has no secret; make it confidential first']);
+    const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid'] };
+    expect((await admin('PUT', `/api/v1/admin/api-services/${created.id}`, edit)).body.public_client).toBe(true);
+    const refused = await admin('PUT', `/api/v1/admin/api-services/${created.id}`, { ...edit, public_client: 'yes' });
+    expect([refused.status, refused.body.error]).toEqual([400, 'public_client: public_client must be true or false']);
+    expect((await admin('GET', `/api/v1/admin/api-services/${created.id}`)).body.public_client).toBe(true);
+  });
+
+  it('ends the old secret when a service becomes public, so making it confidential again needs new credentials', async () => {
+    const service = await f.createService();
+    const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid'] };
+    const authenticates = async (secret: string) => {
+      const answer = await form('/api/v1/oauth/token', { grant_type: 'authorization_code', code: 'no-such-code', client_id: service.clientId, client_secret: secret });
+      return answer.body.error === 'invalid_grant'; // past client authentication
+    };
+    expect(await authenticates(service.clientSecret!)).toBe(true);
+    expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, { ...edit, public_client: true })).body.public_client).toBe(true);
+    expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, { ...edit, public_client: false })).body.public_client).toBe(false);
+    expect(await authenticates(service.clientSecret!)).toBe(false);
+    const renewed = (await admin('POST', `/api/v1/admin/api-services/${service.id}/credentials`, {})).body.credentials;
+    expect(await authenticates(renewed.client_secret)).toBe(true);
+  });
+});
