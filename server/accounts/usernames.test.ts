@@ -7,6 +7,8 @@ describe('usernameFromEmail', () => {
     ['jane.doe@example.com', 'jane.doe'],
     ['Jane.Doe+news@example.com', 'jane.doe-news'],
     ['zoë@example.com', 'zoe'],
+    ['Groß.Æsa@example.de', 'gross.aesa'],
+    ['łukasz.søren@example.pl', 'lukasz.soren'],
     ['..a__b--c..@example.com', 'a_b-c'],
     ['+++@example.com', 'user'],
     ['名前@example.com', 'user'],

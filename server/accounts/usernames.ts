@@ -3,9 +3,13 @@ import { USERNAME_MAX_LENGTH } from '../../contract/fields';
 // Room for the "-2"… that tells apart people whose emails begin alike.
 const BASE_MAX_LENGTH = USERNAME_MAX_LENGTH - 5;
 
+// Latin letters that NFKD leaves whole (they are letters of their own, not accented ones), spelt as
+// their languages spell them without the letter.
+const SPELLED_OUT: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ħ: 'h', ŧ: 't' };
+
 /**
  * A username in the contract's rule, made from an email's local part: "Jane.Doe+news@…" gives
- * "jane.doe-news", "Zoë@…" gives "zoe", and one with nothing usable gives "user".
+ * "jane.doe-news", "Zoë@…" gives "zoe", "Groß@…" gives "gross", and one with nothing usable gives "user".
  */
 export function usernameFromEmail(email: string): string {
   const local = email.slice(0, Math.max(0, email.lastIndexOf('@'))) || email;
@@ -13,6 +17,7 @@ export function usernameFromEmail(email: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    .replace(/[ßæœøđðþłıħŧ]/g, (letter) => SPELLED_OUT[letter]!)
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/[._-]{2,}/g, (run) => run[0]!)
     .replace(/^[._-]+/, '')
