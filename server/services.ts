@@ -18,6 +18,7 @@ import { Avatars } from './avatars/avatars';
 import { AppError } from './errors';
 import { Launcher } from './launcher/launcher';
 import { createMailer, type Mailer } from './mail/mailer';
+import { noticeSender } from './mail/security-notice';
 import { EmailCodes } from './verification/email-codes';
 import { Authorization } from './oauth/authorization';
 import { clientAuthThrottle } from './oauth/client-throttle';
@@ -69,8 +70,9 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const throttle = new FailureThrottle(db, clock);
   const users = new UsersRepository(db);
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
-  const authenticatorApps = new AuthenticatorApps(db, mailer, log, clock);
-  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log }, clock);
+  const notify = noticeSender(mailer, log);
+  const authenticatorApps = new AuthenticatorApps(db, notify, clock);
+  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log, notify }, clock);
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
@@ -106,5 +108,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
+  return { config, db, clock, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
 }

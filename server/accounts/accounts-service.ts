@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse, Profile } from '../../contract/accounts';
 import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
+import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
+import type { Notice, NoticeTo } from '../mail/security-notice';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
@@ -33,7 +35,7 @@ export class AccountsService {
     private readonly sessions: UserSessionsService,
     private readonly throttle: FailureThrottle,
     private readonly authenticatorApps: AuthenticatorApps,
-    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger },
+    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: (person: NoticeTo, notice: Notice) => void },
     private readonly clock: () => number,
   ) {}
 
@@ -137,7 +139,7 @@ export class AccountsService {
 
   /** Sets a new password and ends every session of the account (the command line's reset). */
   async resetPassword(email: string, password: string): Promise<void> {
-    await this.setPassword((await this.accountByEmail(email)).id, password);
+    await this.setPassword((await this.accountByEmail(email)).id, password, 'set-by-administrator');
   }
 
   /** The account with this email, for the command line; a clear error when there is none. */
@@ -153,7 +155,7 @@ export class AccountsService {
    */
   async changePassword(auth: Authenticated, currentPassword: string, password: string): Promise<void> {
     await this.provePassword(auth, currentPassword);
-    await this.setPassword(auth.userId, password, auth.sessionId);
+    await this.setPassword(auth.userId, password, 'changed', auth.sessionId);
   }
 
   /** The signed-in person proves it is them before a sensitive change; wrong guesses are throttled as sign-ins are. */
@@ -167,9 +169,11 @@ export class AccountsService {
     }
   }
 
-  /** Sets a new password and ends every session of the account but `keepSessionId`. */
-  async setPassword(userId: string, password: string, keepSessionId?: string): Promise<void> {
+  /** Sets a new password, ends every session of the account but `keepSessionId`, and tells the owner by mail. */
+  async setPassword(userId: string, password: string, how: PasswordChange, keepSessionId?: string): Promise<void> {
     await this.users.setPasswordHash(userId, await hashPassword(password), this.clock());
     await this.sessions.revokeAllForUser(userId, keepSessionId);
+    const owner = await this.users.findById(userId);
+    if (owner) this.options.notify(owner, PASSWORD_NOTICES[how]);
   }
 }

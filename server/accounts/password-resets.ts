@@ -63,7 +63,7 @@ export class PasswordResets {
     if (!used) throw AppError.resetLinkInvalid();
     const user = await this.users.findById(used.user_id);
     if (!user) throw AppError.resetLinkInvalid();
-    await this.accounts.setPassword(user.id, password);
+    await this.accounts.setPassword(user.id, password, 'reset-by-link');
     // Whoever holds the mailbox may sign in again at once, even after failed guesses.
     await this.throttle.reset(accountThrottle(user.email)[0]);
   }

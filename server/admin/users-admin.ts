@@ -90,7 +90,9 @@ export class UsersAdmin {
    */
   async setPassword(id: string, password: string, by: Authenticated): Promise<void> {
     await this.row(id);
-    await this.accounts.setPassword(id, password, id === by.userId ? by.sessionId : undefined);
+    // An administrator setting their own password here changes it as anyone changes theirs.
+    if (id === by.userId) await this.accounts.setPassword(id, password, 'changed', by.sessionId);
+    else await this.accounts.setPassword(id, password, 'set-by-administrator');
   }
 
   /** For someone who lost their authenticator app: they sign in with their password alone, and may set it up again. */

@@ -1,8 +1,8 @@
-import { escapeHtml, type Mail } from './mailer';
+import type { Notice } from './security-notice';
 
 export type TwoStepChange = 'turned-on' | 'turned-off' | 'turned-off-by-administrator' | 'recovery-codes-renewed' | 'recovery-code-used';
 
-const SENTENCES: Record<TwoStepChange, { subject: string; what: string; ifNotYou: string }> = {
+const SENTENCES: Record<TwoStepChange, Notice> = {
   'turned-on': {
     subject: 'Two-step sign-in is on for your Home Guard account',
     what: 'Two-step sign-in was turned on for your Home Guard account: signing in now asks for a code from an authenticator app as well as your password.',
@@ -31,18 +31,10 @@ const SENTENCES: Record<TwoStepChange, { subject: string; what: string; ifNotYou
 };
 
 /**
- * Told to the person whenever their second step changes or a recovery code stands in for it, so
- * what they did not do does not go unseen. `codesLeft` says how many recovery codes are still unused.
+ * Told to the person whenever their second step changes or a recovery code stands in for it.
+ * `codesLeft` says how many recovery codes are still unused.
  */
-export function twoStepChangedMail(to: string, name: string, change: TwoStepChange, codesLeft?: number): Mail {
-  const { subject, ifNotYou } = SENTENCES[change];
+export function twoStepNotice(change: TwoStepChange, codesLeft?: number): Notice {
   const left = codesLeft === undefined ? '' : codesLeft === 0 ? ' You have no recovery codes left: make new ones under Personal Info.' : ` You have ${codesLeft} recovery code${codesLeft === 1 ? '' : 's'} left.`;
-  const what = SENTENCES[change].what + left;
-  const text = [`Hello ${name},`, '', what, '', ifNotYou, '', '— Home Guard'].join('\n');
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e">
-<p>Hello ${escapeHtml(name)},</p>
-<p>${escapeHtml(what)}</p>
-<p>${escapeHtml(ifNotYou)}</p>
-</body></html>`;
-  return { to, subject, text, html };
+  return { ...SENTENCES[change], what: SENTENCES[change].what + left };
 }

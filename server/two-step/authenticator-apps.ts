@@ -1,16 +1,15 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { RECOVERY_CODE_PATTERN, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../contract/two-step';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
-import type { Mailer } from '../mail/mailer';
-import { twoStepChangedMail, type TwoStepChange } from '../mail/two-step-mail';
+import type { NoticeTo, Notice } from '../mail/security-notice';
+import { twoStepNotice, type TwoStepChange } from '../mail/two-step-mail';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp';
 
 export type SignInCheck = 'not-needed' | 'accepted' | 'missing' | 'wrong' | 'reused' | 'recovery-code-wrong';
 
 /** Whose second step changes: the person is mailed about it. */
-type Person = { id: string; email: string; full_name: string };
+type Person = NoticeTo;
 
 /**
  * Two-step sign-in with an authenticator app. A person's app and Home Guard share a secret; each
@@ -20,8 +19,7 @@ type Person = { id: string; email: string; full_name: string };
 export class AuthenticatorApps {
   constructor(
     private readonly db: Database,
-    private readonly mailer: Mailer,
-    private readonly log: FastifyBaseLogger,
+    private readonly notify: (person: NoticeTo, notice: Notice) => void,
     private readonly clock: () => number,
   ) {}
 
@@ -78,9 +76,8 @@ export class AuthenticatorApps {
     return { enabled: false, since: null, recovery_codes_left: 0 };
   }
 
-  /** Not awaited: the change is made whether or not the mail goes out. */
   private tell(person: Person, change: TwoStepChange, codesLeft?: number): void {
-    this.mailer.send(twoStepChangedMail(person.email, person.full_name, change, codesLeft)).catch((error: unknown) => this.log.error({ err: error, userId: person.id }, 'the two-step sign-in mail could not be sent'));
+    this.notify(person, twoStepNotice(change, codesLeft));
   }
 
   private async recoveryCodesLeft(userId: string): Promise<number> {

@@ -69,7 +69,7 @@ describe('registration', () => {
   });
 
   it('makes the next username when a registration alike took it between reading and writing', async () => {
-    const { db, sessions, throttle, authenticatorApps, clock } = t.app.services;
+    const { db, sessions, throttle, notify, authenticatorApps, clock } = t.app.services;
     // Every registration reads a free username before any of them writes it: the race, every time.
     const racing = 3;
     let reads = 0;
@@ -83,7 +83,7 @@ describe('registration', () => {
         return name;
       }
     }
-    const accounts = new AccountsService(new RacingUsers(db), sessions, throttle, authenticatorApps, { registration: 'open', log: t.app.log }, clock);
+    const accounts = new AccountsService(new RacingUsers(db), sessions, throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify }, clock);
     const made = await Promise.all(['kim@one.io', 'kim@two.io', 'kim@three.io'].map((email) => accounts.register({ full_name: 'Kim', email, password: 'Kimberly1' })));
     const usernames = await db.selectFrom('users').select('username').where('id', 'in', made.map(({ id }) => id)).execute();
     expect(reads, 'the two that lost read again (and again, if they raced each other)').toBeGreaterThanOrEqual(racing + 2);

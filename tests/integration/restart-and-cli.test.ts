@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,12 @@ const serverEnv = () => ({
 beforeEach(async () => {
   database = await createTestDatabase();
 });
+
+/** The subjects of the mails written to the outbox (no SMTP_URL here), by the server or the command line. */
+const outboxSubjects = () => {
+  const outbox = path.join(database.dataDir, 'outbox');
+  return readdirSync(outbox).map((file) => /^Subject: (.+)$/m.exec(readFileSync(path.join(outbox, file), 'utf8'))![1]);
+};
 afterEach(async () => {
   await server?.stop('SIGKILL');
   server = undefined;
@@ -92,6 +98,8 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     // The password comes from standard input here, as from a pipe.
     const reset = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'Changed456\n');
     expect(await reset.exited, reset.stderr()).toBe(0);
+    // The owner is told, even though the command's process ends at once.
+    expect(outboxSubjects()).toContain('Your Home Guard password was changed by an administrator');
     // Every session of the account has ended: on both devices, neither token works any more.
     for (const device of [first, otherDevice]) {
       expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: device.body.access })).status).toBe(401);
@@ -110,6 +118,7 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     const turnOff = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'Boss@Example.com'], serverEnv());
     expect(await turnOff.exited, turnOff.stderr()).toBe(0);
     expect(turnOff.stdout()).toMatch(/two-step sign-in of Boss@Example.com turned off/);
+    expect(outboxSubjects().filter((subject) => subject === 'Two-step sign-in is off for your Home Guard account')).toHaveLength(1);
     expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } })).status).toBe(200);
     const nobody = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'nobody@example.com'], serverEnv());
     expect(await nobody.exited).toBe(2);

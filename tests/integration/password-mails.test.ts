@@ -18,12 +18,14 @@ const ask = (email: string, headers: Record<string, string> = {}) => call(t.app,
 const confirm = (token: string, password: string) => call(t.app, 'POST', '/api/v1/auth/password-reset/confirm', { body: { token, password } });
 const login = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
 const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email));
+// Quoted-printable may fold long lines: undo the soft line breaks first.
+const textsTo = (email: string) => mailsTo(email).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
+const subjectsTo = (email: string) => textsTo(email).map((raw) => /^Subject: (.+)$/m.exec(raw)![1]);
 
 /** The token in the newest reset mail to `email`, once it has arrived (the answer does not wait for it). */
 async function tokenMailedTo(email: string, count = 1): Promise<string> {
   await expect.poll(() => mailsTo(email).length).toBe(count);
-  // Quoted-printable may fold the link: undo the soft line breaks first.
-  const raw = mailsTo(email).at(-1)!.raw.replace(/=\r?\n/g, '');
+  const raw = textsTo(email).at(-1)!;
   return /\/auth\/reset-password#([\w-]+)/.exec(raw)![1]!;
 }
 
@@ -91,5 +93,39 @@ describe('password reset by mail', () => {
     await ask(user.email);
     expect((await confirm(await tokenMailedTo(user.email), 'Reset-and-go1')).status).toBe(200);
     expect((await login(user.email, 'Reset-and-go1')).status).toBe(200);
+  });
+});
+
+describe('the owner is mailed whenever their password changes (ASVS 2.2.3)', () => {
+  it('by themselves, by a mailed link, or by an administrator, each told apart', async () => {
+    const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
+    const user = await registerAndLogin(t.app);
+
+    const changed = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } });
+    expect(changed.status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed']);
+    expect(textsTo(user.email)[0]).toContain('If this was not you, someone else has your password: reset it at once with "Forgot password?" on Sign In');
+
+    await ask(user.email);
+    const token = await tokenMailedTo(user.email, 2);
+    expect((await confirm(token, 'Reset-it22')).status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed', 'Set a new Home Guard password', 'Your Home Guard password was reset']);
+    expect(textsTo(user.email)[2]).toContain('someone can read your mail');
+
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}/password`, { token: admin.access, body: { password: 'Admin-set33' } })).status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toContain('Your Home Guard password was changed by an administrator');
+    // An administrator setting their own there is told as anyone changing theirs.
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}/password`, { token: admin.access, body: { password: 'Own-pass44' } })).status).toBe(200);
+    await expect.poll(() => subjectsTo(admin.email)).toEqual(['Your Home Guard password was changed']);
+  });
+
+  it('says nothing when the change is refused', async () => {
+    const user = await registerAndLogin(t.app);
+    const wrong = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: 'Not-mine-1', password: 'Changed-it1' } });
+    const weak = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'short' } });
+    expect([wrong.body.error, weak.status]).toEqual(['The current password is wrong', 400]);
+    // A change that did happen is mailed at once; give a wrong one the same time to show up.
+    await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } });
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed']);
   });
 });

@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { escapeHtml, type Mail, type Mailer } from './mailer';
+
+/** What changed in how someone signs in, and what to do if they did not change it. */
+export type Notice = { subject: string; what: string; ifNotYou: string };
+
+/** The mail telling the account's owner of a change (ASVS 2.2.3), so what they did not do does not go unseen. */
+export function securityNoticeMail(to: string, name: string, { subject, what, ifNotYou }: Notice): Mail {
+  const text = [`Hello ${name},`, '', what, '', ifNotYou, '', '— Home Guard'].join('\n');
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e">
+<p>Hello ${escapeHtml(name)},</p>
+<p>${escapeHtml(what)}</p>
+<p>${escapeHtml(ifNotYou)}</p>
+</body></html>`;
+  return { to, subject, text, html };
+}
+
+export type NoticeTo = { id: string; email: string; full_name: string };
+
+/** Sends a notice without waiting for it: the change is made whether or not the mail goes out. */
+export const noticeSender = (mailer: Mailer, log: FastifyBaseLogger) => (person: NoticeTo, notice: Notice): void => {
+  mailer.send(securityNoticeMail(person.email, person.full_name, notice)).catch((error: unknown) => log.error({ err: error, userId: person.id, subject: notice.subject }, 'a security notice could not be sent'));
+};
