@@ -3,8 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse, Profile } from '../../contract/accounts';
 import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
+import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
 import type { Notice, NoticeTo } from '../mail/security-notice';
+import { describeDevice, deviceInfoFromUserAgent } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
@@ -108,6 +110,7 @@ export class AccountsService {
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
     const tokens = await this.sessions.start(user.id, client, secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password);
+    if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(deviceInfoFromUserAgent(client.userAgent)), client.ip, this.clock()));
     return {
       id: user.id,
       full_name: user.full_name,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { deviceInfoFromUserAgent, rememberedUserAgents, type DeviceInfo } from './device-info';
+import { describeDevice, deviceInfoFromUserAgent, rememberedUserAgents, sameDevice, type DeviceInfo } from './device-info';
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
 const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -17,4 +17,13 @@ it('remembers a bounded number of user agents', () => {
   expect(rememberedUserAgents()).toBe(256);
   expect(decode(deviceInfoFromUserAgent(SAFARI_IPHONE)).os).toBe('iOS');
   expect(decode(deviceInfoFromUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:999.0) Gecko/20100101 Firefox/999.0')).browser_version).toBe('999.0');
+});
+
+it('tells devices apart by browser and system, not by their versions', () => {
+  const firefoxLater = FIREFOX_LINUX.replaceAll('131.0', '133.0');
+  expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(firefoxLater))).toBe(true);
+  expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(SAFARI_IPHONE))).toBe(false);
+  expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), 'not base64 json')).toBe(false);
+  expect(describeDevice(deviceInfoFromUserAgent(FIREFOX_LINUX))).toBe('Firefox on Linux');
+  expect(describeDevice(deviceInfoFromUserAgent(undefined))).toBe('an unknown browser on an unknown system');
 });

@@ -27,3 +27,24 @@ export function deviceInfoFromUserAgent(userAgent: string | undefined): string {
 
 /** How many parsed user agents are kept (for tests). */
 export const rememberedUserAgents = () => byUserAgent.size;
+
+const decoded = (encoded: string): Partial<DeviceInfo> => {
+  try {
+    return JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as Partial<DeviceInfo>;
+  } catch {
+    return {};
+  }
+};
+
+/** Whether two device_info values name the same browser on the same system; updates of either do not count. */
+export function sameDevice(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [left, right] = [decoded(a), decoded(b)];
+  return left.browser === right.browser && left.os === right.os;
+}
+
+/** "Firefox on Linux", for a sentence. */
+export function describeDevice(encoded: string): string {
+  const { browser, os } = decoded(encoded);
+  return `${!browser || browser === 'Unknown' ? 'an unknown browser' : browser} on ${!os || os === 'Unknown' ? 'an unknown system' : os}`;
+}

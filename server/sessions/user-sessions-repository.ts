@@ -29,6 +29,12 @@ export class UserSessionsRepository {
     return firstRow(await sessionById(this.db, { id }));
   }
 
+  /** The device_info of the user's latest sessions, newest first, ended ones included. */
+  async recentDevices(userId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('user_sessions').select('device_info').where('user_id', '=', userId).orderBy('issued_at', 'desc').limit(limit).execute();
+    return rows.map((row) => row.device_info);
+  }
+
   /** The user of a live session, for checking an access token; undefined when either has ended. */
   async findUserOfLiveSession(sessionId: string, userId: string, now: number): Promise<SignedInUser | undefined> {
     return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));

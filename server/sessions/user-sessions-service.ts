@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OwnSession, RefreshResponse } from '../../contract/accounts';
 import { AppError } from '../errors';
 import type { AccessTokens } from './access-tokens';
-import { deviceInfoFromUserAgent } from './device-info';
+import { deviceInfoFromUserAgent, sameDevice } from './device-info';
 import { newSplitToken } from './tokens';
 import type { SignedInUser, UserSessionsRepository } from './user-sessions-repository';
 
@@ -25,6 +25,9 @@ export type SessionPolicy = {
   refreshGraceSeconds: number;
 };
 
+/** How many of a person's latest sign-ins a new one is compared with, to tell a device seen lately. */
+const RECENT_SIGN_INS = 50;
+
 /** User sessions: one per sign-in, carried by an access token and a rotating refresh token. */
 export class UserSessionsService {
   constructor(
@@ -34,16 +37,22 @@ export class UserSessionsService {
     private readonly clock: () => number,
   ) {}
 
-  /** A sign-in: opens a session (and records it as the user's last sign-in). */
-  async start(userId: string, client: ClientInfo, amr: SignInMethods): Promise<RefreshResponse & { sessionId: string }> {
+  /**
+   * A sign-in: opens a session (and records it as the user's last sign-in). `newDevice`: its
+   * browser and system are not those of any of the account's latest sign-ins (an account's
+   * first sign-in is not counted as one).
+   */
+  async start(userId: string, client: ClientInfo, amr: SignInMethods): Promise<RefreshResponse & { sessionId: string; newDevice: boolean }> {
     const now = this.clock();
     const sessionId = randomUUID();
     const refresh = newSplitToken(now);
+    const device = deviceInfoFromUserAgent(client.userAgent);
+    const earlier = await this.sessions.recentDevices(userId, RECENT_SIGN_INS);
     await this.sessions.insert(
       {
         id: sessionId,
         user_id: userId,
-        device_info: deviceInfoFromUserAgent(client.userAgent),
+        device_info: device,
         ip_address: client.ip ?? null,
         issued_at: now,
         expires_at: this.expiry(now, now),
@@ -53,7 +62,8 @@ export class UserSessionsService {
       },
       refresh,
     );
-    return { sessionId, refresh: refresh.token, access: await this.accessTokens.issue({ userId, sessionId }) };
+    const newDevice = earlier.length > 0 && !earlier.some((seen) => sameDevice(seen, device));
+    return { sessionId, newDevice, refresh: refresh.token, access: await this.accessTokens.issue({ userId, sessionId }) };
   }
 
   /**

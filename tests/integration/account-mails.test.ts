@@ -129,3 +129,31 @@ describe('the owner is mailed whenever their password changes (ASVS 2.2.3)', () 
     await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed']);
   });
 });
+
+describe('the owner is mailed when their account signs in from a new device (ASVS 2.2.3)', () => {
+  const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';
+  const signIn = (user: { email: string; password: string }, userAgent: string, ip = '192.0.2.10') =>
+    call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { 'user-agent': userAgent, 'x-forwarded-for': ip } });
+
+  it('but not for the first sign-in, one from a browser seen lately, nor a browser update', async () => {
+    const user = await registerAndLogin(t.app, {}, { 'user-agent': FIREFOX });
+    expect((await signIn(user, FIREFOX)).status).toBe(200);
+    expect((await signIn(user, FIREFOX.replaceAll('131.0', '133.0'))).status).toBe(200);
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+    expect((await signIn(user, iphone, '198.51.100.7')).status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);
+    expect(textsTo(user.email)[0]).toMatch(/signed in to from Mobile Safari on iOS at address [\d.]+, on \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // Once seen, the phone is known: signing in from it again says nothing more.
+    expect((await signIn(user, iphone)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(subjectsTo(user.email)).toHaveLength(1);
+  });
+
+  it('says nothing of a refused sign-in', async () => {
+    const user = await registerAndLogin(t.app, {}, { 'user-agent': FIREFOX });
+    expect((await signIn({ ...user, password: 'Wrong-pass1' }, 'curl/8.5')).status).toBe(401);
+    expect((await signIn(user, 'curl/8.5')).status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);
+    expect(textsTo(user.email)[0]).toContain('signed in to from an unknown browser on an unknown system');
+  });
+});
