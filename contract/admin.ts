@@ -10,6 +10,8 @@ export const adminUserSchema = z.object({
   created_at: z.string(),
   last_login: z.string().nullable(),
   profile_picture: z.string().nullable(),
+  /** When an administrator disabled the account; null: it may sign in. */
+  disabled_at: z.string().nullable(),
 });
 export const adminUserDetailSchema = adminUserSchema.extend({
   /** Services read it as `preferred_username`. */
@@ -36,6 +38,9 @@ export const adminUserCreateSchema = z.object({
   is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional().default(false),
   groups: groupsField.optional(),
 });
+
+/** PUT /api/v1/admin/users/{id}/status: a disabled account is signed out of Home Guard and every service, and cannot sign in. */
+export const adminUserStatusSchema = z.object({ disabled: z.boolean({ error: 'disabled must be true or false' }) });
 
 /** PUT /api/v1/admin/users/{id}/password: signs the user out of Home Guard everywhere. */
 export const adminUserPasswordSchema = z.object({ password: newPasswordField });

@@ -124,6 +124,12 @@ export class AppError extends Error {
   static verificationIncomplete() {
     return new AppError(409, 'Verify your email and profile picture first');
   }
+  static accountDisabled() {
+    return new AppError(403, 'This account is disabled; ask an administrator to enable it');
+  }
+  static cannotDisableSelf() {
+    return new AppError(409, 'You cannot disable your own account');
+  }
   static lastAdministrator() {
     return new AppError(409, 'The last administrator cannot be demoted or deleted');
   }

@@ -5,7 +5,7 @@ import type { VerificationStatus } from '../../contract/verification';
 import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
-import type { Notice, NoticeTo } from '../mail/security-notice';
+import type { Notify } from '../mail/security-notice';
 import { describeDevice, deviceInfoFromUserAgent } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
@@ -37,7 +37,7 @@ export class AccountsService {
     private readonly sessions: UserSessionsService,
     private readonly throttle: FailureThrottle,
     private readonly authenticatorApps: AuthenticatorApps,
-    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: (person: NoticeTo, notice: Notice) => void },
+    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: Notify },
     private readonly clock: () => number,
   ) {}
 
@@ -101,6 +101,8 @@ export class AccountsService {
       await this.throttle.recordFailure(throttleKeys);
       throw AppError.invalidCredentials();
     }
+    // Told only to whoever knows the password, so it gives nothing away to anyone else.
+    if (user.disabled_at !== null) throw AppError.accountDisabled();
     const secondStep = await this.authenticatorApps.checkSignIn(user, code);
     if (secondStep === 'missing') throw AppError.authenticatorCodeRequired();
     if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
@@ -110,6 +112,12 @@ export class AccountsService {
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
     const tokens = await this.sessions.start(user.id, client, secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password);
+    // Disabled while signing in? The administrator ends every session after marking the account,
+    // and this reads the mark after opening one: in either order, no session is left behind.
+    if ((await this.users.findById(user.id))?.disabled_at !== null) {
+      await this.sessions.endByRefreshToken(tokens.refresh);
+      throw AppError.accountDisabled();
+    }
     if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(deviceInfoFromUserAgent(client.userAgent)), client.ip, this.clock()));
     return {
       id: user.id,

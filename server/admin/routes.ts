@@ -5,6 +5,7 @@ import {
   adminUserDetailSchema,
   adminUserListSchema,
   adminUserPasswordSchema,
+  adminUserStatusSchema,
   adminUserUpdateSchema,
   pagedSchema,
   pageQuerySchema,
@@ -40,6 +41,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
     return {};
   });
+  app.put('/api/v1/admin/users/:id/status', { ...admin, schema: { params: idParams, body: adminUserStatusSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
+    usersAdmin.setDisabled(request.params.id, request.body.disabled, request.auth!),
+  );
   // For someone who lost their authenticator app: answers the user's details.
   app.delete('/api/v1/admin/users/:id/two-step', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
     usersAdmin.turnOffTwoStep(request.params.id),

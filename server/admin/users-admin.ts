@@ -4,7 +4,7 @@ import type { AccountsService } from '../accounts/accounts-service';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
-import type { Authenticated } from '../sessions/user-sessions-service';
+import type { Authenticated, UserSessionsService } from '../sessions/user-sessions-service';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { contains, isoOrNull } from '../db/sql-search';
 
@@ -16,6 +16,7 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   created_at: new Date(row.created_at).toISOString(),
   last_login: isoOrNull(row.last_login),
   profile_picture: row.profile_picture,
+  disabled_at: isoOrNull(row.disabled_at),
 });
 
 const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
@@ -29,11 +30,15 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   groups: readGroups(row.groups),
 });
 
-/** Users as administrators manage them. The last administrator can be neither demoted nor deleted. */
+/**
+ * Users as administrators manage them. The last enabled administrator can be neither demoted nor
+ * deleted, and nobody can disable themselves: someone is always left to manage the rest.
+ */
 export class UsersAdmin {
   constructor(
     private readonly db: Database,
     private readonly accounts: AccountsService,
+    private readonly sessions: UserSessionsService,
     private readonly authenticatorApps: AuthenticatorApps,
     private readonly clock: () => number,
   ) {}
@@ -102,6 +107,25 @@ export class UsersAdmin {
     return toDetail(row, false);
   }
 
+  /**
+   * Disables an account, or enables it again. Disabled, it is signed out of Home Guard on every
+   * device and of every service at once (their tokens stop working), and cannot sign in; nothing
+   * of it is deleted. Asking for the state it is already in changes nothing.
+   */
+  async setDisabled(id: string, disabled: boolean, by: Authenticated): Promise<AdminUserDetail> {
+    const current = await this.row(id);
+    if (disabled && id === by.userId) throw AppError.cannotDisableSelf();
+    const now = this.clock();
+    if (disabled && current.disabled_at === null) {
+      await this.db.updateTable('users').set({ disabled_at: now, updated_at: now }).where('id', '=', id).execute();
+      await this.sessions.revokeAllForUser(id);
+      await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
+    } else if (!disabled && current.disabled_at !== null) {
+      await this.db.updateTable('users').set({ disabled_at: null, updated_at: now }).where('id', '=', id).execute();
+    }
+    return this.get(id);
+  }
+
   /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */
   async delete(id: string): Promise<void> {
     const current = await this.row(id);
@@ -116,7 +140,7 @@ export class UsersAdmin {
   }
 
   private async refuseIfLastAdmin(): Promise<void> {
-    const { count } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('is_admin', '=', 1).executeTakeFirstOrThrow();
+    const { count } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('is_admin', '=', 1).where('disabled_at', 'is', null).executeTakeFirstOrThrow();
     if (Number(count) <= 1) throw AppError.lastAdministrator();
   }
 }

@@ -25,6 +25,8 @@ export interface UsersTable {
   groups: ColumnType<string, string | undefined, string>;
   /** Unique, lower-case (contract usernameField); every account has one (left out only by migration tests). */
   username: ColumnType<string, string | undefined, string>;
+  /** When an administrator disabled the account (it cannot sign in); null: enabled. */
+  disabled_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface UserSessionsTable {

@@ -16,8 +16,9 @@ export function securityNoticeMail(to: string, name: string, { subject, what, if
 }
 
 export type NoticeTo = { id: string; email: string; full_name: string };
+export type Notify = (person: NoticeTo, notice: Notice) => void;
 
 /** Sends a notice without waiting for it: the change is made whether or not the mail goes out. */
-export const noticeSender = (mailer: Mailer, log: FastifyBaseLogger) => (person: NoticeTo, notice: Notice): void => {
+export const noticeSender = (mailer: Mailer, log: FastifyBaseLogger): Notify => (person, notice) => {
   mailer.send(securityNoticeMail(person.email, person.full_name, notice)).catch((error: unknown) => log.error({ err: error, userId: person.id, subject: notice.subject }, 'a security notice could not be sent'));
 };

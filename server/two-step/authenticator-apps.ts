@@ -1,7 +1,7 @@
 import { RECOVERY_CODE_PATTERN, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../contract/two-step';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
-import type { NoticeTo, Notice } from '../mail/security-notice';
+import type { NoticeTo, Notify } from '../mail/security-notice';
 import { twoStepNotice, type TwoStepChange } from '../mail/two-step-mail';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp';
@@ -19,7 +19,7 @@ type Person = NoticeTo;
 export class AuthenticatorApps {
   constructor(
     private readonly db: Database,
-    private readonly notify: (person: NoticeTo, notice: Notice) => void,
+    private readonly notify: Notify,
     private readonly clock: () => number,
   ) {}
 

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
-import { screenshots, signIn, signInToHome } from './support/ui';
+import { personOnTheirDevice, screenshots, signIn, signInToHome } from './support/ui';
 
 // Mantine's red at the theme's shade 8 (src/app/theme.ts), which keeps 4.5:1 contrast on white.
 const RED = 'rgb(224, 49, 49)';
@@ -83,11 +83,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
 });
 
 test('an administrator sets a forgotten password: the person is signed out everywhere, then signs in with the new one', async ({ page, browser }) => {
-  const person = await verifiedPerson('forgot');
-  const { id } = await login(person);
-  const theirs = await browser.newContext();
-  const device = await theirs.newPage();
-  await signInToHome(device, person);
+  const { person, id, device, close } = await personOnTheirDevice(browser, 'forgot');
 
   await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);
   await signIn(page, E2E_ADMIN);
@@ -118,7 +114,7 @@ test('an administrator sets a forgotten password: the person is signed out every
   await device.getByLabel('Password', { exact: true }).fill('Fresh-start42');
   await device.getByRole('button', { name: 'Log In' }).click();
   await expect(device.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
-  await theirs.close();
+  await close();
 });
 
 test('going back to a user deleted meanwhile says so, not the user last on screen', async ({ page, context }) => {

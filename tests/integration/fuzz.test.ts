@@ -65,6 +65,8 @@ const targets: Target[] = [
   { method: 'PUT', url: () => `/api/v1/admin/users/${user.id}`, fields: ['full_name', 'email', 'phone_number', 'is_admin', 'groups'], token: () => admin.access, valid: fc.record({ full_name: text, email: fc.constant(null).map(() => user.email), phone_number: fc.constantFrom(null, '+44 20 7946 0000'), is_admin: fc.constant(false), groups: fc.array(text, { maxLength: 3 }) }) },
   // The administrator's own password: setting it keeps the session the fuzzer calls with.
   { method: 'PUT', url: () => `/api/v1/admin/users/${admin.id}/password`, fields: ['password'], token: () => admin.access, valid: fc.record({ password }) },
+  // The administrator's own status: disabling oneself is refused, enabling the enabled changes nothing.
+  { method: 'PUT', url: () => `/api/v1/admin/users/${admin.id}/status`, fields: ['disabled'], token: () => admin.access, valid: fc.record({ disabled: fc.boolean() }) },
   { method: 'POST', url: () => '/api/v1/oauth/code', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'if_approved'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/oauth/end-session', fields: ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] },
   { method: 'GET', url: () => '/api/v1/oauth/authorize', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'prompt', 'max_age', 'code_challenge'] },

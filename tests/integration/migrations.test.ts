@@ -89,6 +89,8 @@ it('says that sessions, codes and service sessions from before two-step sign-in 
   expect(amr).toEqual([[{ amr: 'pwd' }], [{ amr: 'pwd' }], [{ amr: 'pwd' }]]);
   // And the people already there are in no group.
   expect(await db.selectFrom('users').select('groups').execute()).toEqual([{ groups: '[]' }]);
+  // And every account there stays enabled.
+  expect(await db.selectFrom('users').select('disabled_at').execute()).toEqual([{ disabled_at: null }]);
   // And the services already there take sign-ins with the password alone, as before.
   expect(await db.selectFrom('api_services').select('require_two_step').execute()).toEqual([{ require_two_step: 0 }]);
   // And they keep their secrets: none becomes a public client.

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Locator, type Page } from '@playwright/test';
-import type { Person } from './api';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { login, verifiedPerson, type Person } from './api';
 
 export const SCREENSHOT_DIR = 'test-results/screenshots';
 
@@ -26,6 +26,16 @@ export async function signInToHome(page: Page, person: Person): Promise<void> {
   await page.goto('/auth/login');
   await signIn(page, person);
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+}
+
+/** A new verified person, signed in to Home on a device of their own (a browser context), for an administrator to act on. */
+export async function personOnTheirDevice(browser: Browser, prefix: string) {
+  const person = await verifiedPerson(prefix);
+  const { id } = await login(person);
+  const context = await browser.newContext();
+  const device = await context.newPage();
+  await signInToHome(device, person);
+  return { person, id, device, close: () => context.close() };
 }
 
 /**

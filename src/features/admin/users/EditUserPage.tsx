@@ -14,6 +14,7 @@ import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
+import { AccountAccessSection } from './AccountAccessSection';
 import { SetPasswordSection } from './SetPasswordSection';
 import { TwoStepAdminSection } from './TwoStepAdminSection';
 import { GroupsInput } from './GroupsInput';
@@ -96,6 +97,7 @@ export function EditUserPage({ userId }: { userId: string }) {
       <EditUserForm user={user} />
       <SetPasswordSection user={user} />
       <TwoStepAdminSection user={user} />
+      <AccountAccessSection user={user} />
     </AdminPage>
   );
 }

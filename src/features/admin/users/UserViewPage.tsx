@@ -18,6 +18,7 @@ export function UserViewPage({ userId }: { userId: string }) {
     ['Is Admin', yesNo(user.is_admin)],
     ['Groups', user.groups.length > 0 ? user.groups.join(', ') : '-'],
     ['Two-Step Sign-In', user.two_step_enabled ? 'On' : 'Off'],
+    ['Account', user.disabled_at ? `Disabled since ${longDate(user.disabled_at)}` : 'Enabled'],
     ['Created At', longDate(user.created_at)],
     ['Last Login', longDate(user.last_login)],
   ];

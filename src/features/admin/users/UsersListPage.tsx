@@ -1,4 +1,4 @@
-import { Group } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { adminUserListSchema, type AdminUser } from '../../../../contract/admin';
 import { AccountAvatar } from '../../../ui/AccountAvatar';
@@ -13,11 +13,18 @@ const COLUMNS: Array<Column<AdminUser>> = [
   {
     header: 'Full Name',
     cell: (user) => (
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" miw={170}>
         <AccountAvatar src={user.profile_picture} name={user.full_name} radius="xl" size={30} />
-        <AnchorLink to="/admin/users/view/$userId" params={{ userId: user.id }} fw={600}>
-          {user.full_name}
-        </AnchorLink>
+        <Stack gap={2} align="flex-start">
+          <AnchorLink to="/admin/users/view/$userId" params={{ userId: user.id }} fw={600}>
+            {user.full_name}
+          </AnchorLink>
+          {user.disabled_at && (
+            <Text size="xs" fw={700} c="red.8" tt="uppercase">
+              Disabled
+            </Text>
+          )}
+        </Stack>
       </Group>
     ),
   },
