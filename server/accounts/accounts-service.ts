@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
 import type { Notify } from '../mail/security-notice';
-import { describeDevice, deviceInfoFromUserAgent } from '../sessions/device-info';
+import { describeDevice } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
@@ -118,7 +118,7 @@ export class AccountsService {
       await this.sessions.endByRefreshToken(tokens.refresh);
       throw AppError.accountDisabled();
     }
-    if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(deviceInfoFromUserAgent(client.userAgent)), client.ip, this.clock()));
+    if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(tokens.newDevice), client.ip, this.clock()));
     return {
       id: user.id,
       full_name: user.full_name,

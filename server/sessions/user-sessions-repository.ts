@@ -105,9 +105,8 @@ export class UserSessionsRepository {
 
   /**
    * Revokes every live session of a user, but `exceptSessionId`, and withdraws their tokens: two
-   * statements, however many sessions.
+   * statements, however many sessions. Answers how many sessions it ended.
    */
-  /** Answers how many sessions it ended. */
   async revokeAllForUser(userId: string, now: number, exceptSessionId?: string): Promise<number> {
     return this.db.transaction().execute(async (tx) => {
       let live = tx.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null);

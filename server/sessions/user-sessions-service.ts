@@ -39,10 +39,10 @@ export class UserSessionsService {
 
   /**
    * A sign-in: opens a session (and records it as the user's last sign-in). `newDevice`: its
-   * browser and system are not those of any of the account's latest sign-ins (an account's
-   * first sign-in is not counted as one).
+   * device_info, when its browser and system are not those of any of the account's latest
+   * sign-ins (an account's first sign-in is not counted as one); otherwise null.
    */
-  async start(userId: string, client: ClientInfo, amr: SignInMethods): Promise<RefreshResponse & { sessionId: string; newDevice: boolean }> {
+  async start(userId: string, client: ClientInfo, amr: SignInMethods): Promise<RefreshResponse & { sessionId: string; newDevice: string | null }> {
     const now = this.clock();
     const sessionId = randomUUID();
     const refresh = newSplitToken(now);
@@ -62,7 +62,7 @@ export class UserSessionsService {
       },
       refresh,
     );
-    const newDevice = earlier.length > 0 && !earlier.some((seen) => sameDevice(seen, device));
+    const newDevice = earlier.length > 0 && !earlier.some((seen) => sameDevice(seen, device)) ? device : null;
     return { sessionId, newDevice, refresh: refresh.token, access: await this.accessTokens.issue({ userId, sessionId }) };
   }
 
