@@ -40,8 +40,9 @@ export class PasswordResets {
     await this.throttle.check(keys);
     await this.throttle.recordFailure(keys); // every request counts, found or not
     const user = await this.users.findByEmail(email);
+    // A disabled account gets no link, as Keycloak does: its owner is answered as anyone else.
     // Not awaited: an address with an account is answered as fast as one without.
-    if (user) this.mailLink(user).catch((error: unknown) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'));
+    if (user && user.disabled_at === null) this.mailLink(user).catch((error: unknown) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'));
   }
 
   private async mailLink(user: { id: string; email: string; full_name: string }): Promise<void> {
@@ -63,6 +64,8 @@ export class PasswordResets {
     if (!used) throw AppError.resetLinkInvalid();
     const user = await this.users.findById(used.user_id);
     if (!user) throw AppError.resetLinkInvalid();
+    // A link mailed just as the account was disabled: whoever holds it holds the mailbox, so saying why is safe.
+    if (user.disabled_at !== null) throw AppError.accountDisabled();
     await this.accounts.setPassword(user.id, password, 'reset-by-link');
     // Whoever holds the mailbox may sign in again at once, even after failed guesses.
     await this.throttle.reset(accountThrottle(user.email)[0]);

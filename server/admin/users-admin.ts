@@ -120,6 +120,7 @@ export class UsersAdmin {
       await this.db.updateTable('users').set({ disabled_at: now, updated_at: now }).where('id', '=', id).execute();
       await this.sessions.revokeAllForUser(id);
       await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
+      await this.db.deleteFrom('password_resets').where('user_id', '=', id).execute();
     } else if (!disabled && current.disabled_at !== null) {
       await this.db.updateTable('users').set({ disabled_at: null, updated_at: now }).where('id', '=', id).execute();
     }

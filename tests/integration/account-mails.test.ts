@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -93,6 +94,30 @@ describe('password reset by mail', () => {
     await ask(user.email);
     expect((await confirm(await tokenMailedTo(user.email), 'Reset-and-go1')).status).toBe(200);
     expect((await login(user.email, 'Reset-and-go1')).status).toBe(200);
+  });
+
+  it('mails no link to a disabled account, and sets no password for it with one mailed before', async () => {
+    const admin = await registerAndLogin(t.app);
+    const user = await registerAndLogin(t.app);
+    await ask(user.email);
+    const token = await tokenMailedTo(user.email);
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}/status`, { token: admin.access, body: { disabled: true } })).status).toBe(200);
+    expect((await confirm(token, 'Reset-and-go1')).body.error).toBe('This link has expired or was already used. Ask for a new one.');
+
+    // Answered as anyone else; the enabled account's link arrives, the disabled one's never does.
+    const asked = await ask(user.email);
+    expect([asked.status, asked.body]).toEqual([200, {}]);
+    await ask(admin.email);
+    await tokenMailedTo(admin.email);
+    expect(subjectsTo(user.email)).toEqual(['Set a new Home Guard password']);
+
+    // A link stored in the instant the account was disabled, after its links were deleted.
+    const late = newOpaqueToken();
+    const now = t.app.services.clock();
+    await t.db.insertInto('password_resets').values({ token_hash: hashToken(late), user_id: user.id, created_at: now, expires_at: now + 60_000 }).execute();
+    expect(await confirm(late, 'Reset-and-go1')).toMatchObject({ status: 403, body: { error: 'This account is disabled; ask an administrator to enable it' } });
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}/status`, { token: admin.access, body: { disabled: false } })).status).toBe(200);
+    expect((await login(user.email, user.password)).status, 'the password is unchanged').toBe(200);
   });
 });
 
