@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
+import { auditRoutes } from './audit/routes';
 import { apiServicesRoutes } from './api-services/routes';
 import { avatarRoutes } from './avatars/routes';
 import { launcherRoutes } from './launcher/routes';
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(apiServicesRoutes, { services });
   await app.register(oauthRoutes, { services });
   await app.register(adminRoutes, { services });
+  await app.register(auditRoutes, { services });
   await app.register(healthRoutes, { services });
   await installStaticFiles(app, config.staticDir);
   return app as unknown as FastifyInstance & { services: Services };

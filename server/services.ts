@@ -32,6 +32,7 @@ import { TokenIntrospection } from './oauth/token-introspection';
 import { TokenIssuer } from './oauth/token-issuer';
 import { ExpiredRows } from './retention/expired-rows';
 import { AuthenticatorApps } from './two-step/authenticator-apps';
+import { AuditLog } from './audit/audit-log';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,7 +73,8 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   const notify = noticeSender(mailer, log);
   const authenticatorApps = new AuthenticatorApps(db, notify, clock);
-  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log, notify }, clock);
+  const audit = new AuditLog(db, clock);
+  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit }, clock);
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
@@ -108,5 +110,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
+  return { config, db, clock, audit, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse, Profile } from '../../contract/accounts';
+import type { SignInRefusal } from '../../contract/audit';
 import type { VerificationStatus } from '../../contract/verification';
+import type { AuditLog } from '../audit/audit-log';
 import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
@@ -37,7 +39,7 @@ export class AccountsService {
     private readonly sessions: UserSessionsService,
     private readonly throttle: FailureThrottle,
     private readonly authenticatorApps: AuthenticatorApps,
-    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: Notify },
+    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: Notify; audit: AuditLog },
     private readonly clock: () => number,
   ) {}
 
@@ -97,27 +99,37 @@ export class AccountsService {
     const recordedFailures = await this.throttle.check(throttleKeys);
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
+    const refused = (why: SignInRefusal) => user && this.options.audit.record({ kind: 'sign-in-refused', userId: user.id, detail: why }, { actorId: user.id, client });
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       await this.throttle.recordFailure(throttleKeys);
+      // Not awaited: a known address is answered as fast as an unknown one, which has nothing to record.
+      refused('wrong-password')?.catch((error: unknown) => this.options.log.error({ err: error }, 'a refused sign-in could not be recorded'));
       throw AppError.invalidCredentials();
     }
     // Told only to whoever knows the password, so it gives nothing away to anyone else.
-    if (user.disabled_at !== null) throw AppError.accountDisabled();
+    if (user.disabled_at !== null) {
+      await refused('disabled');
+      throw AppError.accountDisabled();
+    }
     const secondStep = await this.authenticatorApps.checkSignIn(user, code);
     if (secondStep === 'missing') throw AppError.authenticatorCodeRequired();
     if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
       await this.throttle.recordFailure(throttleKeys);
+      await refused('wrong-code');
       throw CODE_REFUSALS[secondStep]();
     }
     // A write only when there is something to clear: most sign-ins have no failures on record.
     if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
-    const tokens = await this.sessions.start(user.id, client, secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password);
+    const amr = secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password;
+    const tokens = await this.sessions.start(user.id, client, amr);
     // Disabled while signing in? The administrator ends every session after marking the account,
     // and this reads the mark after opening one: in either order, no session is left behind.
     if ((await this.users.findById(user.id))?.disabled_at !== null) {
       await this.sessions.endByRefreshToken(tokens.refresh);
+      await refused('disabled');
       throw AppError.accountDisabled();
     }
+    await this.options.audit.record({ kind: 'signed-in', userId: user.id, detail: amr }, { actorId: user.id, client });
     if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(tokens.newDevice), client.ip, this.clock()));
     return {
       id: user.id,
@@ -148,9 +160,11 @@ export class AccountsService {
     return { ...status, verified: true };
   }
 
-  /** Sets a new password and ends every session of the account (the command line's reset). */
-  async resetPassword(email: string, password: string): Promise<void> {
-    await this.setPassword((await this.accountByEmail(email)).id, password, 'set-by-administrator');
+  /** Sets a new password and ends every session of the account (the command line's reset); answers the account's ID. */
+  async resetPassword(email: string, password: string): Promise<string> {
+    const { id } = await this.accountByEmail(email);
+    await this.setPassword(id, password, 'set-by-administrator');
+    return id;
   }
 
   /** The account with this email, for the command line; a clear error when there is none. */

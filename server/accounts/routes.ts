@@ -14,7 +14,9 @@ import {
   registrationStatusSchema,
 } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
+import { requestSource } from '../audit/audit-log';
 import { requireBearer } from '../http/authenticate';
+import type { PasswordChange } from '../mail/password-changed-mail';
 import type { Services } from '../services';
 import { toProfile } from './users-repository';
 
@@ -23,6 +25,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post('/api/v1/register', { schema: { body: registerRequestSchema, response: { 200: registerResponseSchema, ...errors } } }, async (request) => {
     const { id } = await services.accounts.register(request.body);
+    await services.audit.record({ kind: 'account-created', userId: id, detail: 'registered' }, { ...requestSource(request), actorId: id });
     return { id };
   });
 
@@ -51,6 +54,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
 
   app.post('/api/v1/auth/password', { onRequest: services.authenticate, schema: { body: changePasswordRequestSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.accounts.changePassword(request.auth!, request.body.current_password, request.body.password);
+    await services.audit.record({ kind: 'password-changed', userId: request.auth!.userId, detail: 'changed' satisfies PasswordChange }, requestSource(request));
     return {};
   });
 
@@ -60,7 +64,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.post('/api/v1/auth/password-reset/confirm', { schema: { body: passwordResetConfirmSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await services.passwordResets.confirm(request.body.token, request.body.password);
+    const userId = await services.passwordResets.confirm(request.body.token, request.body.password);
+    await services.audit.record({ kind: 'password-changed', userId, detail: 'reset-by-link' satisfies PasswordChange }, { ...requestSource(request), actorId: userId });
     return {};
   });
 

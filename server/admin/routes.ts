@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -15,7 +16,9 @@ import {
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { listQuerySchema } from '../../contract/services';
+import { requestSource, type AuditRecord } from '../audit/audit-log';
 import type { Services } from '../services';
+import { changedAccountFields } from './users-admin';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const idParams = z.object({ id: z.string().max(100) });
@@ -23,7 +26,8 @@ const idParams = z.object({ id: z.string().max(100) });
 /** Users and sessions in the admin area; every route needs an administrator. */
 export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const admin = { onRequest: services.requireAdmin };
-  const { usersAdmin, sessionsAdmin } = services;
+  const { usersAdmin, sessionsAdmin, audit } = services;
+  const recorded = async <T>(request: FastifyRequest, event: AuditRecord, answer: T): Promise<T> => (await audit.record(event, requestSource(request)), answer);
 
   app.get('/api/v1/admin/users', { ...admin, schema: { querystring: listQuerySchema, response: { 200: adminUserListSchema, ...errors } } }, async (request) => ({
     items: await usersAdmin.list(request.query.search),
@@ -31,26 +35,36 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.get('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
     usersAdmin.get(request.params.id),
   );
-  app.post('/api/v1/admin/users', { ...admin, schema: { body: adminUserCreateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
-    usersAdmin.create(request.body),
-  );
-  app.put('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserUpdateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
-    usersAdmin.update(request.params.id, request.body),
-  );
-  app.put('/api/v1/admin/users/:id/password', { ...admin, schema: { params: idParams, body: adminUserPasswordSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
-    return {};
+  app.post('/api/v1/admin/users', { ...admin, schema: { body: adminUserCreateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
+    const user = await usersAdmin.create(request.body);
+    return recorded(request, { kind: 'account-created', userId: user.id, detail: user.is_admin ? 'administrator' : null }, user);
   });
-  app.put('/api/v1/admin/users/:id/status', { ...admin, schema: { params: idParams, body: adminUserStatusSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
-    usersAdmin.setDisabled(request.params.id, request.body.disabled, request.auth!),
-  );
+  app.put('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserUpdateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
+    const before = await usersAdmin.get(request.params.id);
+    const after = await usersAdmin.update(request.params.id, request.body);
+    const changed = changedAccountFields(before, after);
+    return changed ? recorded(request, { kind: 'account-changed', userId: after.id, detail: changed }, after) : after;
+  });
+  app.put('/api/v1/admin/users/:id/password', { ...admin, schema: { params: idParams, body: adminUserPasswordSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    const how = await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
+    return recorded(request, { kind: 'password-changed', userId: request.params.id, detail: how }, {});
+  });
+  app.put('/api/v1/admin/users/:id/status', { ...admin, schema: { params: idParams, body: adminUserStatusSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
+    const wasDisabled = (await usersAdmin.get(request.params.id)).disabled_at !== null;
+    const user = await usersAdmin.setDisabled(request.params.id, request.body.disabled, request.auth!);
+    if (wasDisabled === request.body.disabled) return user; // nothing changed
+    return recorded(request, { kind: request.body.disabled ? 'account-disabled' : 'account-enabled', userId: user.id }, user);
+  });
   // For someone who lost their authenticator app: answers the user's details.
-  app.delete('/api/v1/admin/users/:id/two-step', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) =>
-    usersAdmin.turnOffTwoStep(request.params.id),
-  );
+  app.delete('/api/v1/admin/users/:id/two-step', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
+    const user = await usersAdmin.turnOffTwoStep(request.params.id);
+    return recorded(request, { kind: 'two-step-off', userId: user.id }, user);
+  });
   app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: z.object({}), ...errors } } }, async (request) => {
+    const user = await usersAdmin.get(request.params.id);
     await usersAdmin.delete(request.params.id);
-    return {};
+    // The log outlives the account: this line keeps who it was.
+    return recorded(request, { kind: 'account-deleted', userId: user.id, detail: `${user.full_name} <${user.email}>` }, {});
   });
 
   app.get('/api/v1/admin/user-sessions', { ...admin, schema: { querystring: pageQuerySchema, response: { 200: pagedSchema(userSessionSchema), ...errors } } }, async (request) =>
@@ -60,11 +74,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     sessionsAdmin.serviceSessions(request.query),
   );
   app.patch('/api/v1/admin/user-sessions/revoke/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await sessionsAdmin.revokeUserSession(request.params.id);
-    return {};
+    const { userId } = await sessionsAdmin.revokeUserSession(request.params.id);
+    return recorded(request, { kind: 'user-session-revoked', userId }, {});
   });
   app.patch('/api/v1/admin/service-sessions/revoke/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await sessionsAdmin.revokeServiceSession(request.params.id);
-    return {};
+    const { userId, serviceId } = await sessionsAdmin.revokeServiceSession(request.params.id);
+    return recorded(request, { kind: 'service-session-revoked', userId, serviceId }, {});
   });
 };

@@ -79,13 +79,17 @@ export class SessionsAdmin {
   }
 
   /** Revokes at once, through the owning capability: every replica refuses the session's tokens next time. */
-  async revokeUserSession(id: string): Promise<void> {
-    if (!(await this.userSessionRows.findById(id))) throw AppError.notFound('session');
+  async revokeUserSession(id: string): Promise<{ userId: string }> {
+    const session = await this.userSessionRows.findById(id);
+    if (!session) throw AppError.notFound('session');
     await this.userSessionRows.revoke(id, this.clock());
+    return { userId: session.user_id };
   }
 
-  async revokeServiceSession(id: string): Promise<void> {
-    if (!(await this.serviceSessionRows.findSession(id))) throw AppError.notFound('session');
+  async revokeServiceSession(id: string): Promise<{ userId: string; serviceId: string }> {
+    const session = await this.serviceSessionRows.findSession(id);
+    if (!session) throw AppError.notFound('session');
     await this.serviceSessionRows.revokeSession(id, this.clock());
+    return { userId: session.user_id, serviceId: session.service_id };
   }
 }

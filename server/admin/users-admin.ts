@@ -4,6 +4,7 @@ import type { AccountsService } from '../accounts/accounts-service';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
+import type { PasswordChange } from '../mail/password-changed-mail';
 import type { Authenticated, UserSessionsService } from '../sessions/user-sessions-service';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { contains, isoOrNull } from '../db/sql-search';
@@ -29,6 +30,12 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   two_step_enabled: twoStepEnabled,
   groups: readGroups(row.groups),
 });
+
+/** The audit log's account-changed detail: what an edit changed, by field name ("email, is_admin"); null when nothing. */
+export function changedAccountFields(before: AdminUserDetail, after: AdminUserDetail): string | null {
+  const fields = (['full_name', 'email', 'username', 'phone_number', 'is_admin', 'groups'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  return fields.length ? fields.join(', ') : null;
+}
 
 /**
  * Users as administrators manage them. The last enabled administrator can be neither demoted nor
@@ -93,11 +100,12 @@ export class UsersAdmin {
    * Sets a user's password and signs them out of Home Guard everywhere; an administrator setting
    * their own keeps the session they do it from.
    */
-  async setPassword(id: string, password: string, by: Authenticated): Promise<void> {
+  async setPassword(id: string, password: string, by: Authenticated): Promise<PasswordChange> {
     await this.row(id);
     // An administrator setting their own password here changes it as anyone changes theirs.
-    if (id === by.userId) await this.accounts.setPassword(id, password, 'changed', by.sessionId);
-    else await this.accounts.setPassword(id, password, 'set-by-administrator');
+    const how: PasswordChange = id === by.userId ? 'changed' : 'set-by-administrator';
+    await this.accounts.setPassword(id, password, how, id === by.userId ? by.sessionId : undefined);
+    return how;
   }
 
   /** For someone who lost their authenticator app: they sign in with their password alone, and may set it up again. */

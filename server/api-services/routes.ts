@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyBodySchema } from '../../contract/accounts';
@@ -11,6 +12,8 @@ import {
   listQuerySchema,
   publicServiceSchema,
 } from '../../contract/services';
+import type { AuditEventKind } from '../../contract/audit';
+import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -24,25 +27,32 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     items: await apiServices.list(request.query.search),
   }));
 
-  app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema, response: { 200: createdApiServiceSchema, ...errors } } }, async (request) =>
-    apiServices.create(request.body),
-  );
+  const recorded = async <T>(request: FastifyRequest, kind: AuditEventKind, service: { id: string; name: string }, answer: T): Promise<T> =>
+    (await services.audit.record({ kind, serviceId: service.id, detail: service.name }, requestSource(request)), answer);
+
+  app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema, response: { 200: createdApiServiceSchema, ...errors } } }, async (request) => {
+    const created = await apiServices.create(request.body);
+    return recorded(request, 'service-created', { id: created.id, name: request.body.name }, created);
+  });
 
   app.get('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, response: { 200: apiServiceSchema, ...errors } } }, async (request) =>
     apiServices.get(request.params.id),
   );
 
-  app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceInputSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) =>
-    apiServices.update(request.params.id, request.body),
-  );
+  app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceInputSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
+    const updated = await apiServices.update(request.params.id, request.body);
+    return recorded(request, 'service-changed', updated, updated);
+  });
 
-  app.patch('/api/v1/admin/api-services/toggle/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) =>
-    apiServices.toggle(request.params.id),
-  );
+  app.patch('/api/v1/admin/api-services/toggle/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
+    const toggled = await apiServices.toggle(request.params.id);
+    return recorded(request, toggled.is_active ? 'service-turned-on' : 'service-turned-off', toggled, toggled);
+  });
 
-  app.post('/api/v1/admin/api-services/:id/credentials', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({ credentials: credentialsSchema }), ...errors } } }, async (request) => ({
-    credentials: await apiServices.regenerateSecret(request.params.id),
-  }));
+  app.post('/api/v1/admin/api-services/:id/credentials', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({ credentials: credentialsSchema }), ...errors } } }, async (request) => {
+    const credentials = await apiServices.regenerateSecret(request.params.id);
+    return recorded(request, 'service-credentials-regenerated', await apiServices.get(request.params.id), { credentials });
+  });
 
   app.get('/api/v1/api-services/client/:clientId', { schema: { params: z.object({ clientId: z.string().max(200) }), response: { 200: publicServiceSchema, 404: errorBodySchema } } }, async (request) =>
     apiServices.publicInfo(request.params.clientId),

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
 import { emailField, newPasswordField, phoneField, requiredText } from '../../contract/fields';
+import type { AuditSource } from '../audit/audit-log';
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/database';
 import { AppError } from '../errors';
@@ -59,12 +60,17 @@ async function run(argv: string[]): Promise<string> {
   return withServices(async (services) => {
     if (command === 'create') {
       const { id } = await services.accounts.register({ email: args.email, full_name: args.name, phone_number: args.phone, password }, { admin: true, bypassClosedRegistration: true });
+      await services.audit.record({ kind: 'account-created', userId: id, detail: 'administrator' }, FROM_THE_COMMAND_LINE);
       return `created administrator ${args.email.toLowerCase()} (${id})`;
     }
-    await services.accounts.resetPassword(args.email, password);
+    const userId = await services.accounts.resetPassword(args.email, password);
+    await services.audit.record({ kind: 'password-changed', userId, detail: 'set-by-administrator' }, FROM_THE_COMMAND_LINE);
     return `password of ${args.email} changed; its sessions were signed out`;
   });
 }
+
+/** The audit log's source for what the command line does: no account, no address. */
+const FROM_THE_COMMAND_LINE: AuditSource = { actorId: null };
 
 /** Runs `work` on the configured database, migrated to the latest schema. */
 async function withServices(work: (services: Services) => Promise<string>): Promise<string> {
@@ -83,6 +89,7 @@ function turnOffTwoStep(email: string): Promise<string> {
     const user = await services.accounts.accountByEmail(email);
     const { enabled } = await services.authenticatorApps.status(user.id);
     await services.authenticatorApps.turnOff(user, 'administrator');
+    if (enabled) await services.audit.record({ kind: 'two-step-off', userId: user.id }, FROM_THE_COMMAND_LINE);
     return enabled ? `two-step sign-in of ${email} turned off; the password alone signs in` : `two-step sign-in of ${email} was already off`;
   });
 }

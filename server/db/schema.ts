@@ -206,6 +206,22 @@ export interface ConsentsTable {
   granted_at: number;
 }
 
+/** One line of the audit log: the account it concerns, who acted (themselves, an administrator, or nobody: the command line), from where. */
+export interface AuditEventsTable {
+  /** Time-ordered (UUIDv7): the newest sort last within the same millisecond too. */
+  id: string;
+  at: number;
+  kind: string;
+  user_id: string | null;
+  actor_id: string | null;
+  service_id: string | null;
+  ip_address: string | null;
+  /** As user_sessions.device_info: the browser and system, parsed from the user agent. */
+  device_info: string | null;
+  /** What the kind leaves open: how a password changed, why a sign-in was refused, a deleted record's name. */
+  detail: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   user_sessions: UserSessionsTable;
@@ -222,4 +238,5 @@ export interface DB {
   oauth_codes: OauthCodesTable;
   service_tokens: ServiceTokensTable;
   consents: ConsentsTable;
+  audit_events: AuditEventsTable;
 }

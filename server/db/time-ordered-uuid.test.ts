@@ -11,8 +11,18 @@ describe('timeOrderedUuid', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  it('differs within one millisecond', () => {
-    const ids = Array.from({ length: 1000 }, () => timeOrderedUuid(1));
+  it('differs within one millisecond, sorting in the order of issue there too', () => {
+    const ids = Array.from({ length: 5000 }, () => timeOrderedUuid(1_000_000));
     expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    // Past 4,096 in a millisecond, the next one's time goes on.
+    expect(Number.parseInt(ids.at(-1)!.replaceAll('-', '').slice(0, 12), 16)).toBe(1_000_001);
+    expect(timeOrderedUuid(1_000_000) > ids.at(-1)!).toBe(true);
+  });
+
+  it('goes on in order over a small step back of the clock, and starts again at a big one', () => {
+    const before = timeOrderedUuid(5_000_000);
+    expect(timeOrderedUuid(4_999_500) > before).toBe(true);
+    expect(Number.parseInt(timeOrderedUuid(4_000_000).replaceAll('-', '').slice(0, 12), 16)).toBe(4_000_000);
   });
 });

@@ -58,7 +58,7 @@ export class Authorization {
    * redirect_uri, user, user session, scopes, nonce and PKCE challenge. Null when `if_approved`
    * finds no approval to go on.
    */
-  async issueCode(params: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string } | null> {
+  async issueCode(params: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string; serviceId: string } | null> {
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
     const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
     const user = await this.users.findById(auth.userId);
@@ -108,7 +108,7 @@ export class Authorization {
     });
     // A request for fewer scopes does not narrow what the person approved.
     await this.serviceSessions.recordConsent(user.id, valid.service.id, [...new Set([...consented, ...valid.scopes])], now);
-    return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }) };
+    return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }), serviceId: valid.service.id };
   }
 
   /** max_age or prompt=login: a sign-in older than they allow needs a fresh one (with prompt=none, the service is told). */

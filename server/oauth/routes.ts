@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
+import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
 import { authenticateClient, readClientCredentials } from './checks/client-authentication';
 import { discoveryDocument } from './discovery';
@@ -79,7 +80,10 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
 
   app.post('/api/v1/oauth/code', { onRequest: services.authenticate, schema: { body: codeRequestSchema.passthrough(), response: { 200: codeResponseSchema, 204: z.null(), ...errors } } }, async (request, reply) => {
     noStore(reply);
-    return (await oauth.authorization.issueCode(request.body, request.auth!, request.ip)) ?? reply.code(204).send(null);
+    const issued = await oauth.authorization.issueCode(request.body, request.auth!, request.ip);
+    if (!issued) return reply.code(204).send(null);
+    await services.audit.record({ kind: 'service-signed-in', userId: request.auth!.userId, serviceId: issued.serviceId }, requestSource(request));
+    return { code: issued.code, redirect_to: issued.redirect_to };
   });
 
   app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { AUDIT_LOG_DAYS } from '../audit/audit-log';
 import type { Database } from '../db/database';
 
 const HOUR_MS = 3_600_000;
@@ -19,7 +20,7 @@ export type RetentionPolicy = {
   rotatedRefreshTokensKeptMs: number;
 };
 
-export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets', number>;
+export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events', number>;
 
 /**
  * Deletes what can no longer be used: every refresh rotation, grant and authorization adds rows,
@@ -61,6 +62,9 @@ export class ExpiredRows {
       ),
       password_resets: await inChunks(() =>
         db.deleteFrom('password_resets').where('token_hash', 'in', db.selectFrom('password_resets').select('token_hash').where('expires_at', '<=', now).limit(CHUNK)),
+      ),
+      audit_events: await inChunks(() =>
+        db.deleteFrom('audit_events').where('id', 'in', db.selectFrom('audit_events').select('id').where('at', '<=', now - AUDIT_LOG_DAYS * 24 * HOUR_MS).limit(CHUNK)),
       ),
     };
   }

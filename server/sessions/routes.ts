@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyBodySchema, otherDevicesSignedOutSchema, ownSessionListSchema, signedInServiceListSchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
+import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -16,12 +17,15 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     return { items: await services.sessions.ownSessions(request.auth!) };
   });
 
-  app.delete('/api/v1/auth/sessions', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: otherDevicesSignedOutSchema, ...errors } } }, async (request) => ({
-    signed_out: await services.sessions.endOtherOwnSessions(request.auth!),
-  }));
+  app.delete('/api/v1/auth/sessions', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: otherDevicesSignedOutSchema, ...errors } } }, async (request) => {
+    const signedOut = await services.sessions.endOtherOwnSessions(request.auth!);
+    if (signedOut > 0) await services.audit.record({ kind: 'user-session-revoked', userId: request.auth!.userId, detail: `other-devices:${signedOut}` }, requestSource(request));
+    return { signed_out: signedOut };
+  });
 
   app.delete('/api/v1/auth/sessions/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.sessions.endOwnSession(request.auth!, request.params.id);
+    await services.audit.record({ kind: 'user-session-revoked', userId: request.auth!.userId }, requestSource(request));
     return {};
   });
 
@@ -32,6 +36,7 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
 
   app.delete('/api/v1/auth/services/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.oauth.signedInServices.signOut(request.auth!.userId, request.params.id);
+    await services.audit.record({ kind: 'service-session-revoked', userId: request.auth!.userId, serviceId: request.params.id }, requestSource(request));
     return {};
   });
 };

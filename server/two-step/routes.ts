@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { newRecoveryCodesSchema, recoveryCodesSchema, twoStepSetupSchema, twoStepStatusSchema, twoStepTurnedOnSchema, twoStepTurnOffSchema, twoStepTurnOnSchema } from '../../contract/two-step';
+import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
 
 /** The signed-in person's two-step sign-in: its state, setting it up, turning it on and off, and recovery codes. */
 export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const { authenticatorApps, accounts } = services;
+  const { authenticatorApps, accounts, audit } = services;
 
   app.get('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { response: { 200: twoStepStatusSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -22,17 +23,23 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
 
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
+    const turnedOn = await authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
+    await audit.record({ kind: 'two-step-on', userId: request.auth!.userId }, requestSource(request));
+    return turnedOn;
   });
 
   app.post('/api/v1/auth/two-step/recovery-codes', { onRequest: services.authenticate, schema: { body: newRecoveryCodesSchema, response: { 200: recoveryCodesSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     await accounts.provePassword(request.auth!, request.body.current_password);
-    return authenticatorApps.renewRecoveryCodes(request.auth!.user);
+    const codes = await authenticatorApps.renewRecoveryCodes(request.auth!.user);
+    await audit.record({ kind: 'recovery-codes-renewed', userId: request.auth!.userId }, requestSource(request));
+    return codes;
   });
 
   app.delete('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOffSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
     await accounts.provePassword(request.auth!, request.body.current_password);
-    return authenticatorApps.turnOff(request.auth!.user, 'self');
+    const status = await authenticatorApps.turnOff(request.auth!.user, 'self');
+    await audit.record({ kind: 'two-step-off', userId: request.auth!.userId }, requestSource(request));
+    return status;
   });
 };

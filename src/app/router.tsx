@@ -128,6 +128,7 @@ const UserViewPage = lazyPage(() => import('../features/admin/users/UserViewPage
 const EditUserPage = lazyPage(() => import('../features/admin/users/EditUserPage'), 'EditUserPage');
 const UserSessionsPage = lazyPage(() => import('../features/admin/sessions/SessionsPages'), 'UserSessionsPage');
 const ServiceSessionsPage = lazyPage(() => import('../features/admin/sessions/SessionsPages'), 'ServiceSessionsPage');
+const AuditLogPage = lazyPage(() => import('../features/admin/audit-log/AuditLogPage'), 'AuditLogPage');
 
 const servicesList = createRoute({ getParentRoute: () => adminRoute, path: '/api-services', validateSearch: listSearch, component: () => <ServicesListPage search={servicesList.useSearch()} /> });
 const serviceCreate = createRoute({ getParentRoute: () => adminRoute, path: '/api-services/create', component: () => <CreateServicePage /> });
@@ -139,7 +140,9 @@ const userView = createRoute({ getParentRoute: () => adminRoute, path: '/users/v
 const userEdit = createRoute({ getParentRoute: () => adminRoute, path: '/users/edit/$userId', component: () => <EditUserPage userId={userEdit.useParams().userId} /> });
 const userSessions = createRoute({ getParentRoute: () => adminRoute, path: '/user-sessions', validateSearch: pageSearch, component: () => <UserSessionsPage search={userSessions.useSearch()} /> });
 const serviceSessions = createRoute({ getParentRoute: () => adminRoute, path: '/service-sessions', validateSearch: pageSearch, component: () => <ServiceSessionsPage search={serviceSessions.useSearch()} /> });
-const adminScreens = [servicesList, serviceCreate, serviceView, serviceEdit, usersList, userCreate, userView, userEdit, userSessions, serviceSessions];
+const auditLogSearch = pageSearch.extend({ user: z.string().max(64).optional().catch(undefined) });
+const auditLog = createRoute({ getParentRoute: () => adminRoute, path: '/audit-log', validateSearch: auditLogSearch, component: () => <AuditLogPage search={auditLog.useSearch()} /> });
+const adminScreens = [servicesList, serviceCreate, serviceView, serviceEdit, usersList, userCreate, userView, userEdit, userSessions, serviceSessions, auditLog];
 
 const routeTree = rootRoute.addChildren([
   authPages.addChildren([loginRoute, registerRoute, forgotPasswordRoute, selectAccountRoute]),

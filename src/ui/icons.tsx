@@ -27,6 +27,7 @@ export const PlusIcon = icon(['M12 5v14', 'M5 12h14']);
 export const LogoutIcon = icon(['M15 4h4v16h-4', 'M10 17l5-5-5-5', 'M15 12H3']);
 export const SwitchIcon = icon(['M7 7h13l-3-3', 'M17 17H4l3 3']);
 export const OfflineIcon = icon(['M2 8.5a15 15 0 0120 0', 'M5.5 12a10 10 0 0113 0', 'M9 15.5a5 5 0 016 0', 'M12 19h.01', 'M3 3l18 18']);
+export const ListIcon = icon(['M9 6h11', 'M9 12h11', 'M9 18h11', 'M4.5 6h.01', 'M4.5 12h.01', 'M4.5 18h.01']);
 export const LockIcon = icon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 118 0v4']);
 export const ExternalIcon = icon(['M14 4h6v6', 'M20 4l-9 9', 'M18 14v6H4V6h6']);
 export const CopyIcon = icon(['M9 9h11v11H9z', 'M15 9V4H4v11h5']);

@@ -73,14 +73,14 @@ describe('disabled accounts', () => {
   });
 
   it('leaves no session behind when disabled between the password check and the new session', async () => {
-    const { sessions, throttle, notify, authenticatorApps, clock, usersAdmin } = f.t.app.services;
+    const { sessions, throttle, notify, audit, authenticatorApps, clock, usersAdmin } = f.t.app.services;
     const userId = (await login(f.user.email, f.user.password)).body.id as string;
     const administrator = { userId: 'another-administrator' } as Authenticated;
     // The administrator's whole change (mark, then sign out everywhere) lands just before the session is opened.
     const racing = Object.create(sessions, {
       start: { value: async (...args: Parameters<UserSessionsService['start']>) => (await usersAdmin.setDisabled(userId, true, administrator), sessions.start(...args)) },
     }) as UserSessionsService;
-    const accounts = new AccountsService(new UsersRepository(f.t.db), racing, throttle, authenticatorApps, { registration: 'open', log: f.t.app.log, notify }, clock);
+    const accounts = new AccountsService(new UsersRepository(f.t.db), racing, throttle, authenticatorApps, { registration: 'open', log: f.t.app.log, notify, audit }, clock);
     await expect(accounts.login(f.user.email, f.user.password, undefined, { userAgent: undefined, ip: undefined })).rejects.toThrow('This account is disabled');
     const live = await f.t.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     expect(live).toEqual([]);

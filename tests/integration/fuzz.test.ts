@@ -71,13 +71,15 @@ const targets: Target[] = [
   { method: 'POST', url: () => '/api/v1/oauth/end-session', fields: ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] },
   { method: 'GET', url: () => '/api/v1/oauth/authorize', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'prompt', 'max_age', 'code_challenge'] },
   { method: 'GET', url: () => '/api/v1/admin/user-sessions', fields: ['page', 'size', 'search'], token: () => admin.access },
+  { method: 'GET', url: () => '/api/v1/admin/audit-log', fields: ['page', 'size', 'search', 'user_id'], token: () => admin.access },
 ];
 
-// Everything but the failure counters, which exist to change on failures.
+// Everything but the failure counters and the audit log's refused sign-ins, which exist to change on failures.
 async function snapshot(): Promise<string> {
   const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys', 'password_resets', 'authenticator_apps', 'recovery_codes'] as const;
   const rows = await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute()));
-  return JSON.stringify(rows);
+  const events = await t.db.selectFrom('audit_events').selectAll().where('kind', '!=', 'sign-in-refused').orderBy('id').execute();
+  return JSON.stringify([rows, events]);
 }
 
 let cases = 0;

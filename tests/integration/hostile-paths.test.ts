@@ -19,7 +19,7 @@ const PATHS = [
   '/api/v1/api-services/client/{x}',
   '/avatars/{x}',
 ];
-const QUERIES = ['/api/v1/admin/users?search={x}', '/api/v1/admin/api-services?search={x}', '/api/v1/admin/user-sessions?page=1&size=10&search={x}', '/api/v1/admin/service-sessions?search={x}&page={x}', '/api/v1/oauth/authorize?client_id={x}&redirect_uri={x}'];
+const QUERIES = ['/api/v1/admin/users?search={x}', '/api/v1/admin/api-services?search={x}', '/api/v1/admin/user-sessions?page=1&size=10&search={x}', '/api/v1/admin/service-sessions?search={x}&page={x}', '/api/v1/admin/audit-log?search={x}&user_id={x}', '/api/v1/oauth/authorize?client_id={x}&redirect_uri={x}'];
 
 it('answers SQL-injection and path-traversal strings in every path and query parameter without a 5xx or a leak', async () => {
   const usersBefore = await t.db.selectFrom('users').selectAll().execute();

@@ -42,10 +42,10 @@ describe('pruning expired rows', () => {
     // A copy still on record revokes the session, as before.
     expect((await refresh(stayingNext.body.refresh)).status).toBe(401);
     expect((await profile(latest.body.access)).status).toBe(401);
-    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0 });
   });
 
-  it('deletes service tokens that expired or whose session ended, codes a day past expiry, old throttle rows and expired reset links', async () => {
+  it('deletes service tokens that expired or whose session ended, codes a day past expiry, old throttle rows, expired reset links and audit events past 90 days', async () => {
     const user = await registerAndLogin(t.app);
     const service = await t.app.services.apiServices.create(apiServiceInputSchema.parse({ name: 'Grafana', description: 'Dashboards', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['openid'], grant_types: ['authorization_code', 'refresh_token'] }));
     const now = t.app.services.clock();
@@ -69,15 +69,18 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('throttle').values([{ key: 'recent', window_start: now - 60_000, failures: 3 }, ...old]).execute();
     const reset = (token_hash: string, expires_at: number) => ({ token_hash, user_id: user.id, created_at: now - 60_000, expires_at });
     await t.db.insertInto('password_resets').values([reset('live link', now + 60_000), reset('expired link', now - 1)]).execute();
+    const event = (id: string, at: number) => ({ id, at, kind: 'signed-in', user_id: user.id, actor_id: user.id, service_id: null, ip_address: null, device_info: null, detail: null });
+    await t.db.insertInto('audit_events').values([event('91 days old', now - 91 * DAY), event('89 days old', now - 89 * DAY)]).execute();
 
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1 });
     expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
     expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
     expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
     expect((await t.db.selectFrom('password_resets').select('token_hash').execute()).map((row) => row.token_hash)).toEqual(['live link']);
+    expect(await t.db.selectFrom('audit_events').select('id').where('id', 'like', '%days old').execute()).toEqual([{ id: '89 days old' }]);
     // Sessions stay: the administrators' lists show ended ones.
     expect(await t.db.selectFrom('service_sessions').select('id').execute()).toHaveLength(3);
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0 });
   });
 
   it('runs on a schedule, logging what it deleted', async () => {

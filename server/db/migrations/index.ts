@@ -17,6 +17,7 @@ import * as twoStepServices from './2026-12-02T0100-two-step-services';
 import * as publicClients from './2026-12-02T0200-public-clients';
 import * as sessionsByUserAndTime from './2026-12-02T0300-sessions-by-user-and-time';
 import * as disabledAccounts from './2026-12-02T0400-disabled-accounts';
+import * as auditLog from './2026-12-02T0500-audit-log';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02T0200-public-clients': publicClients,
   '2026-12-02T0300-sessions-by-user-and-time': sessionsByUserAndTime,
   '2026-12-02T0400-disabled-accounts': disabledAccounts,
+  '2026-12-02T0500-audit-log': auditLog,
 };

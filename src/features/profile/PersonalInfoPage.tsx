@@ -9,8 +9,9 @@ const ChangePasswordSection = lazyPage(() => import('./ChangePasswordSection'), 
 const TwoStepSection = lazyPage(() => import('./TwoStepSection'), 'TwoStepSection', null);
 const DevicesSection = lazyPage(() => import('./DevicesSection'), 'DevicesSection', null);
 const ServicesSection = lazyPage(() => import('./ServicesSection'), 'ServicesSection', null);
+const ActivitySection = lazyPage(() => import('./ActivitySection'), 'ActivitySection', null);
 
-/** The profile picture and full name, read-only (spec §2), with the username services read; changing one's password (ASVS 2.1.5), two-step sign-in, and the devices and services signed in. */
+/** The profile picture and full name, read-only (spec §2), with the username services read; changing one's password (ASVS 2.1.5), two-step sign-in, the devices and services signed in, and the account's recent activity. */
 export function PersonalInfoPage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
@@ -36,6 +37,7 @@ export function PersonalInfoPage() {
       <TwoStepSection />
       <DevicesSection />
       <ServicesSection />
+      <ActivitySection />
     </Stack>
   );
 }

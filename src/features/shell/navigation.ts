@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { DevicesIcon, HomeIcon, IdCardIcon, KeyIcon, ServerIcon, UsersIcon } from '../../ui/icons';
+import { DevicesIcon, HomeIcon, IdCardIcon, KeyIcon, ListIcon, ServerIcon, UsersIcon } from '../../ui/icons';
 
 export type NavItem = { label: string; to: string; icon: ComponentType<{ size?: number }> };
 export type NavGroup = { label: string; items: NavItem[]; adminOnly: boolean };
@@ -21,6 +21,7 @@ export const NAVIGATION: NavGroup[] = [
       { label: 'Users', to: '/admin/users', icon: UsersIcon },
       { label: 'User Sessions', to: '/admin/user-sessions', icon: DevicesIcon },
       { label: 'Service Sessions', to: '/admin/service-sessions', icon: KeyIcon },
+      { label: 'Audit Log', to: '/admin/audit-log', icon: ListIcon },
     ],
   },
 ];

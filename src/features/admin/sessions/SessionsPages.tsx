@@ -10,7 +10,8 @@ import type { Column } from '../shared/DataTable';
 import { deviceSource } from '../../../ui/device-source';
 import { Pager } from '../shared/Pager';
 import { useApiData } from '../shared/use-api-data';
-import { SessionStatus, SessionsTable, SessionUser, type SessionRow } from './SessionsTable';
+import { UserCell } from '../shared/UserCell';
+import { SessionStatus, SessionsTable, type SessionRow } from './SessionsTable';
 
 export type PageSearch = { page: number; search?: string | undefined };
 const PAGE_SIZE = 10;
@@ -53,7 +54,7 @@ export function UserSessionsPage({ search }: { search: PageSearch }) {
       schema={userPage}
       search={search}
       columns={[
-        { header: 'User', cell: (s) => <SessionUser session={s} /> },
+        { header: 'User', cell: (s) => <UserCell userId={s.user_id} user={s.user} /> },
         { header: 'Source', cell: (s) => deviceSource(s.device_info) },
         { header: 'Status', cell: (s) => <SessionStatus session={s} /> },
       ]}
@@ -86,8 +87,9 @@ export function ServiceSessionsPage({ search }: { search: PageSearch }) {
         {
           header: 'User + IP',
           cell: (s) => (
-            <SessionUser
-              session={s}
+            <UserCell
+              userId={s.user_id}
+              user={s.user}
               extra={
                 <Text size="xs" c="dimmed">
                   {s.ip_address ?? 'No IP available'}

@@ -1,10 +1,7 @@
-import { Button, Group, Text } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
-import { useSnapshot } from 'valtio';
+import { Button, Text } from '@mantine/core';
+import { useState } from 'react';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
-import { AccountAvatar } from '../../../ui/AccountAvatar';
-import { AnchorLink } from '../../../ui/links';
 import { z } from 'zod';
 import { DataTable, type Column } from '../shared/DataTable';
 import { longDate, statusOf } from '../shared/format';
@@ -28,29 +25,6 @@ export function SessionStatus({ session }: { session: SessionRow }) {
     </Text>
   );
 }
-
-/** The user cell: avatar, name linking to the user, '(You)' on the signed-in user's rows. */
-export function SessionUser({ session, extra }: { session: SessionRow; extra?: ReactNode }) {
-  const { profile } = useSnapshot(useSession().state);
-  return (
-    <Group gap="xs" wrap="nowrap">
-      <AccountAvatar src={session.user.profile_picture} name={session.user.full_name} radius="xl" size={30} />
-      <div>
-        <AnchorLink to="/admin/users/view/$userId" params={{ userId: session.user_id }} size="sm">
-          {session.user.full_name}
-        </AnchorLink>
-        {session.user_id === profile?.id && (
-          <Text span size="sm" c="dimmed">
-            {' '}
-            (You)
-          </Text>
-        )}
-        {extra}
-      </div>
-    </Group>
-  );
-}
-
 
 /** A paged session table with per-row revoke; after every revoke attempt the page reloads. */
 export function SessionsTable<T extends SessionRow>({ rows, loading, columns, revokePath, onRevoked }: { rows: T[]; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {

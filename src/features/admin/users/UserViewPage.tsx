@@ -30,6 +30,9 @@ export function UserViewPage({ userId }: { userId: string }) {
           <ButtonLink to="/admin/users" variant="default">
             Back
           </ButtonLink>
+          <ButtonLink to="/admin/audit-log" search={{ page: 1, user: user.id }} variant="default">
+            Audit Log
+          </ButtonLink>
           <ButtonLink to="/admin/users/edit/$userId" params={{ userId: user.id }}>
             Edit
           </ButtonLink>

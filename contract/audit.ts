@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './admin';
+
+/** What the audit log records; the names are the API's, the UI words them. */
+export const AUDIT_EVENT_KINDS = [
+  'signed-in',
+  'sign-in-refused',
+  'password-changed',
+  'two-step-on',
+  'two-step-off',
+  'recovery-codes-renewed',
+  'service-signed-in',
+  'account-created',
+  'account-changed',
+  'account-disabled',
+  'account-enabled',
+  'account-deleted',
+  'user-session-revoked',
+  'service-session-revoked',
+  'service-created',
+  'service-changed',
+  'service-turned-on',
+  'service-turned-off',
+  'service-credentials-regenerated',
+] as const;
+export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
+
+/** `detail` of a refused sign-in: told apart only in the log, never to whoever tried. */
+export const SIGN_IN_REFUSALS = ['wrong-password', 'wrong-code', 'disabled'] as const;
+export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
+
+/**
+ * One event, newest first in every list. `user` is the account it concerns (null when none, or
+ * when that account was deleted since: `detail` of its deletion names it); `actor` who acted when
+ * that is someone else (an administrator); null with no `actor_id`: the command line.
+ */
+export const auditEventSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  kind: z.enum(AUDIT_EVENT_KINDS),
+  user_id: z.string().nullable(),
+  user: z.object({ full_name: z.string(), email: z.string(), profile_picture: z.string().nullable() }).nullable(),
+  actor_id: z.string().nullable(),
+  actor: z.object({ full_name: z.string() }).nullable(),
+  service_id: z.string().nullable(),
+  service: z.object({ name: z.string(), icon_url: z.string().nullable() }).nullable(),
+  ip_address: z.string().nullable(),
+  device_info: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`). */
+export const auditLogQuerySchema = pageQuerySchema.extend({ user_id: z.string().max(64, 'user_id is at most 64 characters').optional() });
+
+/** GET /api/v1/auth/activity: the signed-in account's latest events. */
+export const ownActivitySchema = z.object({ items: z.array(auditEventSchema) });

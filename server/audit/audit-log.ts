@@ -1,0 +1,127 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuditEvent, AuditEventKind } from '../../contract/audit';
+import type { Database } from '../db/database';
+import { contains, totalPages } from '../db/sql-search';
+import { timeOrderedUuid } from '../db/time-ordered-uuid';
+import { deviceInfoFromUserAgent } from '../sessions/device-info';
+import type { ClientInfo } from '../sessions/user-sessions-service';
+
+/** Events older than this are pruned with the other expired rows. */
+export const AUDIT_LOG_DAYS = 90;
+
+/** Who did it and from where: null `actorId` is the command line. */
+export type AuditSource = { actorId: string | null; client?: ClientInfo | undefined };
+
+export type AuditRecord = {
+  kind: AuditEventKind;
+  /** The account the event concerns, when it concerns one. */
+  userId?: string | null | undefined;
+  serviceId?: string | null | undefined;
+  detail?: string | null | undefined;
+};
+
+/** The source of a request: the signed-in account (if any), its address and browser. */
+export const requestSource = (request: FastifyRequest): AuditSource => ({
+  actorId: request.auth?.userId ?? null,
+  client: { ip: request.ip, userAgent: request.headers['user-agent'] },
+});
+
+export type AuditQuery = { page: number; size: number; search?: string | undefined; userId?: string | undefined };
+
+/**
+ * The audit log (ASVS 7.2): sign-ins, refused ones, security changes to accounts, and every
+ * administrator's change to accounts and services. Each is written, and awaited, once its change
+ * is made: an answer of success means the change is in the log.
+ */
+export class AuditLog {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => number,
+  ) {}
+
+  async record(event: AuditRecord, source: AuditSource): Promise<void> {
+    const at = this.clock();
+    await this.db
+      .insertInto('audit_events')
+      .values({
+        id: timeOrderedUuid(at),
+        at,
+        kind: event.kind,
+        user_id: event.userId ?? null,
+        actor_id: source.actorId,
+        service_id: event.serviceId ?? null,
+        ip_address: source.client?.ip ?? null,
+        device_info: source.client ? deviceInfoFromUserAgent(source.client.userAgent) : null,
+        detail: event.detail ?? null,
+      })
+      .execute();
+  }
+
+  /** A page of events, newest first: all, one account's, or those whose account or service matches `search`. */
+  async page({ page, size, search, userId }: AuditQuery): Promise<{ items: AuditEvent[]; total_pages: number }> {
+    let query = this.joined();
+    if (userId) query = query.where('audit_events.user_id', '=', userId);
+    if (search?.trim()) {
+      query = query.where((eb) =>
+        eb.or([contains('subject.full_name', search), contains('subject.email', search), contains('api_services.name', search), contains('audit_events.detail', search)]),
+      );
+    }
+    const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const rows = await this.selected(query)
+      .limit(size)
+      .offset((page - 1) * size)
+      .execute();
+    return { items: rows.map(toAuditEvent), total_pages: totalPages(Number(count), size) };
+  }
+
+  /** The latest events of one account, for its owner. */
+  async latestFor(userId: string, limit: number): Promise<AuditEvent[]> {
+    const rows = await this.selected(this.joined().where('audit_events.user_id', '=', userId))
+      .limit(limit)
+      .execute();
+    return rows.map(toAuditEvent);
+  }
+
+  private joined() {
+    return this.db
+      .selectFrom('audit_events')
+      .leftJoin('users as subject', 'subject.id', 'audit_events.user_id')
+      .leftJoin('users as actor', 'actor.id', 'audit_events.actor_id')
+      .leftJoin('api_services', 'api_services.id', 'audit_events.service_id');
+  }
+
+  private selected(query: ReturnType<AuditLog['joined']>) {
+    return query
+      .select([
+        'audit_events.id', 'audit_events.at', 'audit_events.kind', 'audit_events.user_id', 'audit_events.actor_id', 'audit_events.service_id',
+        'audit_events.ip_address', 'audit_events.device_info', 'audit_events.detail',
+        'subject.full_name as user_name', 'subject.email as user_email', 'subject.profile_picture as user_picture',
+        'actor.full_name as actor_name', 'api_services.name as service_name', 'api_services.icon_url as service_icon',
+      ])
+      .orderBy('audit_events.at', 'desc')
+      .orderBy('audit_events.id', 'desc');
+  }
+}
+
+type JoinedRow = {
+  id: string; at: number; kind: string; user_id: string | null; actor_id: string | null; service_id: string | null;
+  ip_address: string | null; device_info: string | null; detail: string | null;
+  user_name: string | null; user_email: string | null; user_picture: string | null; actor_name: string | null; service_name: string | null; service_icon: string | null;
+};
+
+function toAuditEvent(row: JoinedRow): AuditEvent {
+  return {
+    id: row.id,
+    at: new Date(Number(row.at)).toISOString(),
+    kind: row.kind as AuditEventKind,
+    user_id: row.user_id,
+    user: row.user_name === null ? null : { full_name: row.user_name, email: row.user_email ?? '', profile_picture: row.user_picture },
+    actor_id: row.actor_id,
+    actor: row.actor_name === null ? null : { full_name: row.actor_name },
+    service_id: row.service_id,
+    service: row.service_name === null ? null : { name: row.service_name, icon_url: row.service_icon },
+    ip_address: row.ip_address,
+    device_info: row.device_info,
+    detail: row.detail,
+  };
+}

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pagedSchema } from '../../contract/admin';
+import { auditEventSchema, auditLogQuerySchema, ownActivitySchema } from '../../contract/audit';
+import { errorBodySchema } from '../../contract/errors';
+import type { Services } from '../services';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+
+/** How many of their latest events people see of their own account. */
+export const OWN_ACTIVITY_LIMIT = 10;
+
+/** The audit log: all of it for administrators, a person's own latest events for them. */
+export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get('/api/v1/admin/audit-log', { onRequest: services.requireAdmin, schema: { querystring: auditLogQuerySchema, response: { 200: pagedSchema(auditEventSchema), ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const { user_id: userId, ...page } = request.query;
+    return services.audit.page({ ...page, userId });
+  });
+
+  app.get('/api/v1/auth/activity', { onRequest: services.authenticate, schema: { response: { 200: ownActivitySchema, ...errors } } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { items: await services.audit.latestFor(request.auth!.userId, OWN_ACTIVITY_LIMIT) };
+  });
+};

@@ -1,0 +1,116 @@
+import { Avatar, Group, Text } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { pagedSchema } from '../../../../contract/admin';
+import { auditEventSchema, type AuditEvent } from '../../../../contract/audit';
+import { describeAuditEvent } from '../../../ui/audit-events';
+import { deviceSource } from '../../../ui/device-source';
+import { ServerIcon } from '../../../ui/icons';
+import { AnchorLink } from '../../../ui/links';
+import { AdminPage, SearchBox } from '../shared/AdminPage';
+import { DataTable } from '../shared/DataTable';
+import { longDate } from '../shared/format';
+import { Pager } from '../shared/Pager';
+import { useApiData } from '../shared/use-api-data';
+import { UserCell } from '../shared/UserCell';
+
+export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined };
+const PAGE_SIZE = 20;
+const auditPage = pagedSchema(auditEventSchema);
+
+/** Admin › Audit Log: every event, newest first, a page at a time; `user` narrows it to one account. */
+export function AuditLogPage({ search }: { search: AuditLogSearch }) {
+  const navigate = useNavigate();
+  const query = new URLSearchParams({
+    page: String(search.page),
+    size: String(PAGE_SIZE),
+    ...(search.search ? { search: search.search } : {}),
+    ...(search.user ? { user_id: search.user } : {}),
+  });
+  const { data, loading } = useApiData(`/api/v1/admin/audit-log?${query}`, auditPage, { keepPrevious: true });
+  const lastPage = data && !loading ? Math.max(1, data.total_pages) : null;
+  useEffect(() => {
+    if (lastPage !== null && search.page > lastPage) void navigate({ to: '/admin/audit-log', search: { ...search, page: lastPage }, replace: true });
+  }, [lastPage, search, navigate]);
+  const account = search.user ? data?.items.find((event) => event.user)?.user : undefined;
+
+  return (
+    <AdminPage title="Audit Log">
+      <Text c="dimmed" size="sm">
+        Sign-ins, refused sign-ins and changes to accounts and services, kept for 90 days.
+      </Text>
+      <Group gap="md">
+        <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/audit-log', search: { user: search.user, page: 1, search: text || undefined } })} />
+        {search.user && (
+          <Text size="sm">
+            Only {account ? account.full_name : 'one account'}&apos;s events.{' '}
+            <AnchorLink to="/admin/audit-log" search={{ page: 1 }} size="sm">
+              Show All
+            </AnchorLink>
+          </Text>
+        )}
+      </Group>
+      <DataTable
+        rows={data?.items ?? []}
+        loading={loading}
+        empty="No events found."
+        minWidth={960}
+        columns={[
+          { header: 'Time', cell: (event) => longDate(event.at) },
+          { header: 'Event', cell: (event) => <EventCell event={event} /> },
+          { header: 'Account', cell: (event) => <AccountCell event={event} /> },
+          { header: 'By', cell: (event) => <ActorCell event={event} /> },
+          {
+            header: 'IP + Source',
+            cell: (event) => (
+              <>
+                <Text size="sm">{event.ip_address ?? 'No IP available'}</Text>
+                {event.device_info && (
+                  <Text size="xs" c="dimmed">
+                    {deviceSource(event.device_info)}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
+      <Pager page={search.page} totalPages={data?.total_pages ?? 0} onPage={(page) => void navigate({ to: '/admin/audit-log', search: { ...search, page } })} />
+    </AdminPage>
+  );
+}
+
+const REFUSED = new Set<AuditEvent['kind']>(['sign-in-refused', 'account-disabled', 'account-deleted']);
+
+function EventCell({ event }: { event: AuditEvent }) {
+  const line = describeAuditEvent(event);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {event.service_id && (
+        <Avatar src={event.service?.icon_url} size={24} radius="sm" color="blue">
+          <ServerIcon size={14} />
+        </Avatar>
+      )}
+      <Text size="sm" fw={500} c={REFUSED.has(event.kind) ? 'red' : undefined}>
+        {line}
+      </Text>
+    </Group>
+  );
+}
+
+function AccountCell({ event }: { event: AuditEvent }) {
+  if (!event.user_id) return <Text size="sm" c="dimmed">None</Text>;
+  if (!event.user) return <Text size="sm" c="dimmed">Deleted account</Text>;
+  return <UserCell userId={event.user_id} user={event.user} />;
+}
+
+/** Who acted: the person themselves, an administrator by name, or the command line. */
+function ActorCell({ event }: { event: AuditEvent }) {
+  const self = event.actor_id !== null && event.actor_id === event.user_id;
+  const who = event.actor_id === null ? 'Command line' : self ? 'Themselves' : (event.actor?.full_name ?? 'Deleted account');
+  return (
+    <Text size="sm" c={self ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
+      {who}
+    </Text>
+  );
+}

@@ -1,0 +1,28 @@
+import { Group, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useSnapshot } from 'valtio';
+import { useSession } from '../../../app/session-context';
+import { AccountAvatar } from '../../../ui/AccountAvatar';
+import { AnchorLink } from '../../../ui/links';
+
+/** A user cell of an admin table: avatar, name linking to the user, '(You)' on the signed-in user's rows. */
+export function UserCell({ userId, user, extra }: { userId: string; user: { full_name: string; profile_picture: string | null }; extra?: ReactNode }) {
+  const { profile } = useSnapshot(useSession().state);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <AccountAvatar src={user.profile_picture} name={user.full_name} radius="xl" size={30} />
+      <div>
+        <AnchorLink to="/admin/users/view/$userId" params={{ userId }} size="sm">
+          {user.full_name}
+        </AnchorLink>
+        {userId === profile?.id && (
+          <Text span size="sm" c="dimmed">
+            {' '}
+            (You)
+          </Text>
+        )}
+        {extra}
+      </div>
+    </Group>
+  );
+}

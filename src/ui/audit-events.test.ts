@@ -1,0 +1,22 @@
+import { expect, it } from 'vitest';
+import { AUDIT_EVENT_KINDS, type AuditEvent } from '../../contract/audit';
+import { describeAuditEvent } from './audit-events';
+
+const line = (kind: AuditEvent['kind'], detail: string | null = null, service: string | null = null) => describeAuditEvent({ kind, detail, service: service === null ? null : { name: service, icon_url: null } });
+
+it('words each kind of audit event, with what its detail says', () => {
+  expect(line('signed-in', 'pwd')).toBe('Signed in');
+  expect(line('signed-in', 'pwd otp mfa')).toBe('Signed in with two steps');
+  expect(line('sign-in-refused', 'wrong-code')).toBe('Sign-in refused: wrong two-step code');
+  expect(line('password-changed', 'reset-by-link')).toBe('Password reset with a mailed link');
+  expect(line('account-changed', 'email, is_admin')).toBe('Details changed: email, role');
+  expect(line('account-deleted', 'Tom Temp <tom@example.com>')).toBe('Account deleted: Tom Temp <tom@example.com>');
+  expect(line('user-session-revoked')).toBe('A device signed out');
+  expect(line('user-session-revoked', 'other-devices:1')).toBe('1 other device signed out');
+  expect(line('user-session-revoked', 'other-devices:3')).toBe('3 other devices signed out');
+  // The service by its name now; by its name then when it is gone.
+  expect(line('service-signed-in', null, 'Grafana')).toBe('Signed in to Grafana');
+  expect(line('service-changed', 'Old Name', 'New Name')).toBe('Service changed: New Name');
+  expect(line('service-turned-off', 'Gitea')).toBe('Service turned off: Gitea');
+  for (const kind of AUDIT_EVENT_KINDS) expect(line(kind, 'x', 'S')).toMatch(/^[A-Z1-9][^]*[^ :]$/);
+});

@@ -1,0 +1,60 @@
+import type { AuditEvent } from '../../contract/audit';
+
+const REFUSALS: Record<string, string> = { 'wrong-password': 'wrong password', 'wrong-code': 'wrong two-step code', disabled: 'account disabled' };
+const PASSWORD_CHANGES: Record<string, string> = {
+  changed: 'Password changed',
+  'reset-by-link': 'Password reset with a mailed link',
+  'set-by-administrator': 'Password set by an administrator',
+};
+const ACCOUNT_FIELDS: Record<string, string> = { full_name: 'name', email: 'email', username: 'username', phone_number: 'phone', is_admin: 'role', groups: 'groups' };
+
+/** What an audit event says happened, in a line: "Signed in to Grafana", "Sign-in refused: wrong password". */
+export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | 'service'>): string {
+  const detail = event.detail ?? '';
+  // The service as it is named now; one deleted or renamed since, as it was named then.
+  const service = event.service?.name ?? detail;
+  switch (event.kind) {
+    case 'signed-in':
+      return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
+    case 'sign-in-refused':
+      return `Sign-in refused: ${REFUSALS[detail] ?? 'refused'}`;
+    case 'password-changed':
+      return PASSWORD_CHANGES[detail] ?? 'Password changed';
+    case 'two-step-on':
+      return 'Two-step sign-in turned on';
+    case 'two-step-off':
+      return 'Two-step sign-in turned off';
+    case 'recovery-codes-renewed':
+      return 'New recovery codes made';
+    case 'service-signed-in':
+      return `Signed in to ${service || 'a service'}`;
+    case 'account-created':
+      if (detail === 'registered') return 'Registered';
+      return detail === 'administrator' ? 'Account created, as an administrator' : 'Account created';
+    case 'account-changed':
+      return `Details changed: ${detail.split(', ').map((field) => ACCOUNT_FIELDS[field] ?? field).join(', ')}`;
+    case 'account-disabled':
+      return 'Account disabled';
+    case 'account-enabled':
+      return 'Account enabled';
+    case 'account-deleted':
+      return `Account deleted: ${detail}`;
+    case 'user-session-revoked': {
+      const others = /^other-devices:(\d+)$/.exec(detail);
+      if (!others) return 'A device signed out';
+      return others[1] === '1' ? '1 other device signed out' : `${others[1]} other devices signed out`;
+    }
+    case 'service-session-revoked':
+      return `Signed out of ${service || 'a service'}`;
+    case 'service-created':
+      return `Service added: ${service}`;
+    case 'service-changed':
+      return `Service changed: ${service}`;
+    case 'service-turned-on':
+      return `Service turned on: ${service}`;
+    case 'service-turned-off':
+      return `Service turned off: ${service}`;
+    case 'service-credentials-regenerated':
+      return `New credentials: ${service}`;
+  }
+}

@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { E2E_ADMIN } from './global-setup';
+import { E2E_URL } from './support/api';
+import { personOnTheirDevice, screenshots, signIn } from './support/ui';
+
+test('a person sees their recent activity, and an administrator the audit log, narrowed to one account', async ({ page, browser }) => {
+  const { person, device, close } = await personOnTheirDevice(browser, 'audited');
+  const wrong = await fetch(`${E2E_URL}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password: 'Not-the-password1' }) });
+  expect(wrong.status).toBe(401);
+
+  await device.goto('/personal-info');
+  const activity = device.getByRole('list', { name: 'Recent activity' });
+  await expect(activity.getByText('Sign-in refused: wrong password')).toBeVisible();
+  await expect(activity.getByText('Signed in', { exact: true }).first()).toBeVisible();
+  await expect(activity.getByText(/Linux, Chrom/).first()).toBeVisible();
+  await screenshots(device, 'personal-info-recent-activity');
+
+  await page.goto(`/auth/login?from=${encodeURIComponent('/admin/audit-log')}`);
+  await signIn(page, E2E_ADMIN);
+  await expect(page.getByRole('heading', { name: 'Audit Log' })).toBeVisible();
+  await page.getByLabel('Search').fill(person.name);
+  const refused = page.getByRole('row', { name: /Sign-in refused: wrong password/ });
+  await expect(refused).toHaveCount(1);
+  await expect(refused.getByRole('link', { name: person.name })).toBeVisible();
+  await screenshots(page, 'admin-audit-log');
+
+  await refused.getByRole('link', { name: person.name }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Audit Log' }).click();
+  await expect(page.getByText(`Only ${person.name}'s events.`)).toBeVisible();
+  await expect(page.getByRole('row', { name: /Signed in/ }).first()).toBeVisible();
+  // The administrator's own sign-in, listed a moment ago, is not among them.
+  await expect(page.getByRole('row', { name: /\(You\)/ })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Show All' }).click();
+  await expect(page.getByText(`Only ${person.name}'s events.`)).toHaveCount(0);
+  await close();
+});

@@ -1,0 +1,119 @@
+import * as client from 'openid-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../contract/audit';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { describeDevice } from '../../server/sessions/device-info';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+let f: OidcFixture;
+beforeEach(async () => {
+  f = await startOidcFixture();
+});
+afterEach(async () => f.close());
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const as = (token: string | undefined, method: string, url: string, body?: unknown) => oidcJson(f.issuer, method, url, body, token);
+const admin = (method: string, url: string, body?: unknown) => as(f.adminToken, method, url, body);
+const login = (email: string, password: string, code?: string) =>
+  fetch(`${f.issuer}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': FIREFOX }, body: JSON.stringify({ email, password, code }) });
+/** The log as an administrator pages it, newest first: kind and detail of each. */
+const adminLog = async (query = '') => (await admin('GET', `/api/v1/admin/audit-log?size=100${query}`)).body.items as AuditEvent[];
+const kinds = (events: AuditEvent[]) => events.map((event) => (event.detail === null ? event.kind : `${event.kind}: ${event.detail}`));
+const ownActivity = async (token: string) => (await as(token, 'GET', '/api/v1/auth/activity')).body.items as AuditEvent[];
+
+describe('the audit log', () => {
+  it('records a person\'s sign-ins, refused ones and security changes, which they see of their own account', async () => {
+    expect((await login(f.user.email, 'Wrong-pass1')).status).toBe(401);
+    const signedIn = await login(f.user.email, f.user.password);
+    const access = ((await signedIn.json()) as { access: string }).access;
+    expect((await as(access, 'POST', '/api/v1/auth/password', { current_password: f.user.password, password: 'Changed-pass2' })).status).toBe(200);
+    // Refused sign-ins are recorded without holding up the answer.
+    await expect.poll(async () => kinds(await ownActivity(access)).includes('sign-in-refused: wrong-password')).toBe(true);
+
+    const own = await ownActivity(access);
+    // Newest first; the fixture's sign-ins before these, and the registration first of all.
+    expect(kinds(own).slice(0, 3)).toEqual(['password-changed: changed', 'signed-in: pwd', 'sign-in-refused: wrong-password']);
+    expect(kinds(own).at(-1)).toBe('account-created: registered');
+    const signIn = own[1]!;
+    expect(signIn).toMatchObject({ user: { full_name: 'Olivia Ident', email: f.user.email }, actor_id: signIn.user_id, ip_address: '127.0.0.1', service: null });
+    expect(describeDevice(signIn.device_info!)).toBe('Firefox on Linux');
+    // Nobody else's events, and only for a signed-in account.
+    const admins = await ownActivity(f.adminToken);
+    expect(admins.length).toBeGreaterThan(1);
+    expect(admins.every((event) => event.user?.full_name === 'Admin')).toBe(true);
+    expect((await as(undefined, 'GET', '/api/v1/auth/activity')).status).toBe(401);
+  });
+
+  it('records two-step changes and tells a wrong code from a disabled account', async () => {
+    const access = f.user.access;
+    const setup = await as(access, 'POST', '/api/v1/auth/two-step/setup', {});
+    const secret = setup.body.secret as string;
+    const code = (steps = 0) => totpCode(secret, totpStep(f.t.app.services.clock()) + steps);
+    expect((await as(access, 'PUT', '/api/v1/auth/two-step', { secret, code: code() })).status).toBe(200);
+    expect((await as(access, 'POST', '/api/v1/auth/two-step/recovery-codes', { current_password: f.user.password })).status).toBe(200);
+    expect((await login(f.user.email, f.user.password, '000000')).status).toBe(401);
+    expect((await login(f.user.email, f.user.password, code(1))).status).toBe(200);
+    const me = (await as(access, 'GET', '/api/v1/auth/profile')).body.id as string;
+    expect((await admin('DELETE', `/api/v1/admin/users/${me}/two-step`, {})).status).toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${me}/status`, { disabled: true })).status).toBe(200);
+    expect((await login(f.user.email, f.user.password)).status).toBe(403);
+
+    const events = await adminLog(`&user_id=${me}`);
+    expect(kinds(events).slice(0, 7)).toEqual([
+      'sign-in-refused: disabled', 'account-disabled', 'two-step-off', 'signed-in: pwd otp mfa', 'sign-in-refused: wrong-code', 'recovery-codes-renewed', 'two-step-on',
+    ]);
+    // Who acted: the person, or the administrator for them.
+    const adminId = (await admin('GET', '/api/v1/auth/profile')).body.id as string;
+    expect(events.slice(0, 7).map((event) => event.actor_id)).toEqual([me, adminId, adminId, me, me, me, me]);
+    expect(events[1]!.actor).toEqual({ full_name: 'Admin' });
+  });
+
+  it('records what administrators do to accounts and services, and who they were after deletion', async () => {
+    const created = await admin('POST', '/api/v1/admin/users', { full_name: 'Tom Temp', email: 'tom@oidc.test', password: 'Tom-pass12' });
+    const tom = created.body.id as string;
+    const edit = { full_name: 'Tom Temp', email: 'tom@oidc.test', phone_number: null, is_admin: false };
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}`, { ...edit, is_admin: true, groups: ['family'] })).status).toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}`, { ...edit, is_admin: true })).status, 'an edit that changes nothing is not recorded').toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}/password`, { password: 'Tom-pass34' })).status).toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}/status`, { disabled: true })).status).toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}/status`, { disabled: true })).status, 'nor one asking for the state it is in').toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}/status`, { disabled: false })).status).toBe(200);
+    expect((await admin('DELETE', `/api/v1/admin/users/${tom}`)).status).toBe(200);
+
+    const tomsEvents = await adminLog(`&user_id=${tom}`);
+    expect(kinds(tomsEvents)).toEqual([
+      'account-deleted: Tom Temp <tom@oidc.test>', 'account-enabled', 'account-disabled', 'password-changed: set-by-administrator', 'account-changed: is_admin, groups', 'account-created',
+    ]);
+    expect(tomsEvents.every((event) => event.user === null && event.actor?.full_name === 'Admin')).toBe(true);
+
+    // A service, and a person signing in to it.
+    const service = await f.createService({ name: 'Gitea' });
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    expect((await as(f.user.access, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams))).status).toBe(200);
+    expect((await admin('POST', `/api/v1/admin/api-services/${service.id}/credentials`, {})).status).toBe(200);
+    expect((await admin('PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, {})).status).toBe(200);
+    const serviceEvents = (await adminLog('&search=gitea')).filter((event) => event.service_id === service.id);
+    expect(kinds(serviceEvents)).toEqual(['service-turned-off: Gitea', 'service-credentials-regenerated: Gitea', 'service-signed-in', 'service-created: Gitea']);
+    expect(serviceEvents[2]).toMatchObject({ user: { full_name: 'Olivia Ident' }, service: { name: 'Gitea', icon_url: null } });
+  });
+
+  it('is for administrators only, a page at a time, and refuses bad queries', async () => {
+    for (let i = 0; i < 3; i++) await login(f.user.email, f.user.password);
+    const firstPage = await admin('GET', '/api/v1/admin/audit-log?page=1&size=2');
+    const secondPage = await admin('GET', '/api/v1/admin/audit-log?page=2&size=2');
+    expect(firstPage.body.items).toHaveLength(2);
+    expect(firstPage.body.total_pages).toBeGreaterThanOrEqual(4);
+    const everything = await adminLog();
+    expect([...firstPage.body.items, ...secondPage.body.items].map((event: AuditEvent) => event.id)).toEqual(everything.slice(0, 4).map((event) => event.id));
+    expect(everything.map((event) => Date.parse(event.at))).toEqual(everything.map((event) => Date.parse(event.at)).sort((a, b) => b - a));
+
+    expect((await admin('GET', '/api/v1/admin/audit-log?search=olivia')).body.items.every((event: AuditEvent) => event.user?.full_name === 'Olivia Ident')).toBe(true);
+    expect((await admin('GET', '/api/v1/admin/audit-log?search=%25')).body.items).toEqual([]);
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=0')).toMatchObject({ status: 400, body: { error: 'page: page starts at 1' } });
+    expect((await admin('GET', `/api/v1/admin/audit-log?user_id=${'x'.repeat(65)}`)).status).toBe(400);
+    expect((await as(f.user.access, 'GET', '/api/v1/admin/audit-log')).status).toBe(403);
+    expect((await as(undefined, 'GET', '/api/v1/admin/audit-log')).status).toBe(401);
+  });
+});
