@@ -91,3 +91,6 @@ export const pageQuerySchema = z.object({
   size: z.coerce.number({ error: 'size must be a number' }).int('size must be a whole number').min(1, 'size must be at least 1').max(100, 'size is at most 100').default(10),
   search: searchField.optional(),
 });
+
+/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`). */
+export const auditLogQuerySchema = pageQuerySchema.extend({ user_id: z.string().max(64, 'user_id is at most 64 characters').optional() });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { pageQuerySchema } from './admin';
 
 /** What the audit log records; the names are the API's, the UI words them. */
 export const AUDIT_EVENT_KINDS = [
@@ -10,6 +9,7 @@ export const AUDIT_EVENT_KINDS = [
   'two-step-off',
   'recovery-codes-renewed',
   'service-signed-in',
+  'token-reused',
   'account-created',
   'account-changed',
   'account-disabled',
@@ -29,10 +29,14 @@ export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
 export const SIGN_IN_REFUSALS = ['wrong-password', 'wrong-code', 'disabled'] as const;
 export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
 
+/** `detail` of a token-reused event: what was presented a second time, ending the session it belonged to. */
+export type ReusedToken = 'refresh-token' | 'code';
+
 /**
  * One event, newest first in every list. `user` is the account it concerns (null when none, or
  * when that account was deleted since: `detail` of its deletion names it); `actor` who acted when
- * that is someone else (an administrator); null with no `actor_id`: the command line.
+ * that is someone else (an administrator); null with no `actor_id`: the command line, or for a
+ * reused token, whoever held the copy.
  */
 export const auditEventSchema = z.object({
   id: z.string(),
@@ -49,9 +53,6 @@ export const auditEventSchema = z.object({
   detail: z.string().nullable(),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
-
-/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`). */
-export const auditLogQuerySchema = pageQuerySchema.extend({ user_id: z.string().max(64, 'user_id is at most 64 characters').optional() });
 
 /** GET /api/v1/auth/activity: the signed-in account's latest events. */
 export const ownActivitySchema = z.object({ items: z.array(auditEventSchema) });

@@ -62,10 +62,12 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   await keys.ensure();
   const accessTokens = new AccessTokens(keys, config.publicUrl, config.accessTokenTtl, clock);
   const userSessionsRepository = new UserSessionsRepository(db);
+  const audit = new AuditLog(db, clock);
   const sessions = new UserSessionsService(
     userSessionsRepository,
     accessTokens,
     { refreshTokenTtlSeconds: config.refreshTokenTtl, sessionMaxAgeSeconds: config.sessionMaxAge, refreshGraceSeconds: options.refreshGraceSeconds ?? 30 },
+    audit,
     clock,
   );
   const throttle = new FailureThrottle(db, clock);
@@ -73,7 +75,6 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   const notify = noticeSender(mailer, log);
   const authenticatorApps = new AuthenticatorApps(db, notify, clock);
-  const audit = new AuditLog(db, clock);
   const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit }, clock);
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
@@ -88,7 +89,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const oauth = {
     services: apiServicesRepository,
     authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, authenticatorApps, config.publicUrl, clock),
-    tokens: new TokenEndpoint(serviceSessions, tokenIssuer, config.refreshTokenTtl, clock),
+    tokens: new TokenEndpoint(serviceSessions, tokenIssuer, config.refreshTokenTtl, audit, clock),
     introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
     signedInServices: new SignedInServices(db, clock),

@@ -43,7 +43,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
 
   app.post('/api/v1/auth/refresh', { schema: { body: emptyBodySchema, response: { 200: refreshResponseSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return services.sessions.refresh(requireBearer(request));
+    return services.sessions.refresh(requireBearer(request), requestSource(request).client);
   });
 
   // Sign-out ends the session on the server too; the refresh token names it (like /refresh).

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pagedSchema } from '../../contract/admin';
-import { auditEventSchema, auditLogQuerySchema, ownActivitySchema } from '../../contract/audit';
+import { auditLogQuerySchema, pagedSchema } from '../../contract/admin';
+import { auditEventSchema, ownActivitySchema } from '../../contract/audit';
 import { errorBodySchema } from '../../contract/errors';
 import type { Services } from '../services';
 

@@ -89,7 +89,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
     noStore(reply);
-    return oauth.tokens.grant(client, request.body);
+    return oauth.tokens.grant(client, request.body, requestSource(request).client);
   });
 
   const userinfo = async (request: FastifyRequest<{ Body: { access_token?: string } | null | undefined }>, reply: FastifyReply) => {

@@ -1,3 +1,6 @@
+import type { ReusedToken } from '../../contract/audit';
+import type { AuditLog } from '../audit/audit-log';
+import type { ClientInfo } from '../sessions/user-sessions-service';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
@@ -34,21 +37,23 @@ export class TokenEndpoint {
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly issuer: TokenIssuer,
     private readonly refreshTokenTtlSeconds: number,
+    private readonly audit: AuditLog,
     private readonly clock: () => number,
   ) {}
 
-  async grant(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
+  /** `client`: where the request came from, for the audit log when it presents a used code or refresh token. */
+  async grant(service: ApiServiceRow, request: TokenRequest, client?: ClientInfo): Promise<TokenResponse> {
     const grantType = checkGrantType(service, request.grant_type);
-    return grantType === 'authorization_code' ? this.exchangeCode(service, request) : this.refresh(service, request);
+    return grantType === 'authorization_code' ? this.exchangeCode(service, request, client) : this.refresh(service, request, client);
   }
 
-  private async exchangeCode(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
+  private async exchangeCode(service: ApiServiceRow, request: TokenRequest, client: ClientInfo | undefined): Promise<TokenResponse> {
     if (!request.code) throw new OAuthError('invalid_request', 'code is missing');
     const now = this.clock();
     const codeHash = hashToken(request.code);
     const code = await this.serviceSessions.findCodeInContext(codeHash);
     if (!code || code.service_id !== service.id) throw new OAuthError('invalid_grant', 'The code is invalid');
-    if (code.used_at !== null) return this.replayed(code.code_hash, now);
+    if (code.used_at !== null) return this.replayed(code.code_hash, now, client);
     const user = userOf(code);
     try {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
@@ -73,19 +78,27 @@ export class TokenEndpoint {
       tokens.rows,
     );
     // Another exchange of this code got there first.
-    if (!opened) return this.replayed(codeHash, now);
+    if (!opened) return this.replayed(codeHash, now, client);
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, amr: code.amr, nonce: code.nonce, accessToken: tokens.access, scopes });
     return this.response(tokens.access, tokens.refresh, idToken, scopes);
   }
 
   /** A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2). */
-  private async replayed(codeHash: string, now: number): Promise<never> {
+  private async replayed(codeHash: string, now: number, client: ClientInfo | undefined): Promise<never> {
     const code = await this.serviceSessions.findCode(codeHash);
-    if (code?.service_session_id) await this.serviceSessions.revokeSession(code.service_session_id, now);
+    if (code?.service_session_id) {
+      await this.serviceSessions.revokeSession(code.service_session_id, now);
+      await this.reused('code', code.user_id, code.service_id, client);
+    }
     throw new OAuthError('invalid_grant', 'The code has already been used');
   }
 
-  private async refresh(service: ApiServiceRow, request: TokenRequest): Promise<TokenResponse> {
+  /** A code or refresh token presented again: someone has a copy, so the session it belonged to was ended. */
+  private reused(what: ReusedToken, userId: string, serviceId: string, client: ClientInfo | undefined): Promise<void> {
+    return this.audit.record({ kind: 'token-reused', userId, serviceId, detail: what }, { actorId: null, client });
+  }
+
+  private async refresh(service: ApiServiceRow, request: TokenRequest, client: ClientInfo | undefined): Promise<TokenResponse> {
     if (!request.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
     const now = this.clock();
     const token = await this.serviceSessions.findTokenInContext(request.refresh_token);
@@ -94,6 +107,7 @@ export class TokenEndpoint {
     if (token.used_at !== null) {
       // Service refresh tokens rotate without grace: a second use means a copy exists.
       await this.serviceSessions.revokeSession(sessionId, now);
+      await this.reused('refresh-token', token.user_id, service.id, client);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
     if (token.session_revoked_at !== null || token.session_expires_at <= now || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
@@ -105,6 +119,7 @@ export class TokenEndpoint {
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt);
     if (!(await this.serviceSessions.rotate(token.token_key, sessionId, now, expiresAt, tokens.rows))) {
       await this.serviceSessions.revokeSession(sessionId, now);
+      await this.reused('refresh-token', token.user_id, service.id, client);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, scopes });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OwnSession, RefreshResponse } from '../../contract/accounts';
+import type { ReusedToken } from '../../contract/audit';
+import type { AuditLog } from '../audit/audit-log';
 import { AppError } from '../errors';
 import type { AccessTokens } from './access-tokens';
 import { deviceInfoFromUserAgent, sameDevice } from './device-info';
@@ -34,6 +36,7 @@ export class UserSessionsService {
     private readonly sessions: UserSessionsRepository,
     private readonly accessTokens: AccessTokens,
     private readonly policy: SessionPolicy,
+    private readonly audit: AuditLog,
     private readonly clock: () => number,
   ) {}
 
@@ -71,7 +74,7 @@ export class UserSessionsService {
    * session is revoked, unless the second use comes within the grace window and the first
    * answer's token was never used (the answer was lost on the way).
    */
-  async refresh(refreshToken: string): Promise<RefreshResponse> {
+  async refresh(refreshToken: string, client?: ClientInfo): Promise<RefreshResponse> {
     const now = this.clock();
     const token = await this.sessions.findTokenInSession(refreshToken);
     if (!token || token.session_revoked_at !== null || token.session_expires_at <= now) throw AppError.invalidToken();
@@ -94,6 +97,7 @@ export class UserSessionsService {
     }
     if (!issued) {
       await this.sessions.revoke(sessionId, now);
+      await this.audit.record({ kind: 'token-reused', userId: token.user_id, detail: 'refresh-token' satisfies ReusedToken }, { actorId: null, client });
       throw AppError.invalidToken();
     }
     return { refresh: next.token, access: await this.accessTokens.issue({ userId: token.user_id, sessionId }) };

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { AUDIT_EVENT_KINDS, type AuditEvent } from '../../contract/audit';
-import { describeAuditEvent } from './audit-events';
+import { actorOf, describeAuditEvent } from './audit-events';
 
 const line = (kind: AuditEvent['kind'], detail: string | null = null, service: string | null = null) => describeAuditEvent({ kind, detail, service: service === null ? null : { name: service, icon_url: null } });
 
@@ -18,5 +18,14 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('service-signed-in', null, 'Grafana')).toBe('Signed in to Grafana');
   expect(line('service-changed', 'Old Name', 'New Name')).toBe('Service changed: New Name');
   expect(line('service-turned-off', 'Gitea')).toBe('Service turned off: Gitea');
+  expect(line('token-reused', 'refresh-token')).toBe('Refresh token used twice: the device was signed out');
+  expect(line('token-reused', 'code', 'Immich')).toBe('Code used twice at Immich: its session was ended');
   for (const kind of AUDIT_EVENT_KINDS) expect(line(kind, 'x', 'S')).toMatch(/^[A-Z1-9][^]*[^ :]$/);
+});
+
+it('tells who acted', () => {
+  expect(actorOf({ kind: 'signed-in', actor_id: 'u', user_id: 'u' })).toBe('themselves');
+  expect(actorOf({ kind: 'account-disabled', actor_id: 'a', user_id: 'u' })).toBe('administrator');
+  expect(actorOf({ kind: 'password-changed', actor_id: null, user_id: 'u' })).toBe('command line');
+  expect(actorOf({ kind: 'token-reused', actor_id: null, user_id: 'u' })).toBe('unknown');
 });

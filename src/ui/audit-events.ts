@@ -11,8 +11,8 @@ const ACCOUNT_FIELDS: Record<string, string> = { full_name: 'name', email: 'emai
 /** What an audit event says happened, in a line: "Signed in to Grafana", "Sign-in refused: wrong password". */
 export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | 'service'>): string {
   const detail = event.detail ?? '';
-  // The service as it is named now; one deleted or renamed since, as it was named then.
-  const service = event.service?.name ?? detail;
+  // The service as it is named now; for the admin's changes to one, as it was named then when it is gone.
+  const service = event.service?.name ?? (event.kind.startsWith('service-') ? detail : '');
   switch (event.kind) {
     case 'signed-in':
       return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
@@ -44,6 +44,11 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       if (!others) return 'A device signed out';
       return others[1] === '1' ? '1 other device signed out' : `${others[1]} other devices signed out`;
     }
+    case 'token-reused': {
+      const what = detail === 'code' ? 'Code' : 'Refresh token';
+      if (!service) return `${what} used twice: the device was signed out`;
+      return `${what} used twice at ${service}: its session was ended`;
+    }
     case 'service-session-revoked':
       return `Signed out of ${service || 'a service'}`;
     case 'service-created':
@@ -58,3 +63,14 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       return `New credentials: ${service}`;
   }
 }
+
+/** Who acted: the person, an administrator, the command line, or nobody known (a copied token's holder). */
+export function actorOf(event: Pick<AuditEvent, 'kind' | 'actor_id' | 'user_id'>): 'themselves' | 'administrator' | 'command line' | 'unknown' {
+  if (event.actor_id === null) return event.kind === 'token-reused' ? 'unknown' : 'command line';
+  return event.actor_id === event.user_id ? 'themselves' : 'administrator';
+}
+
+const ALARMING = new Set<AuditEvent['kind']>(['sign-in-refused', 'token-reused', 'account-disabled', 'account-deleted']);
+
+/** Shown in red: refusals, copied tokens, accounts locked out or removed. */
+export const isAlarming = (event: Pick<AuditEvent, 'kind'>) => ALARMING.has(event.kind);

@@ -99,6 +99,32 @@ describe('the audit log', () => {
     expect(serviceEvents[2]).toMatchObject({ user: { full_name: 'Olivia Ident' }, service: { name: 'Gitea', icon_url: null } });
   });
 
+  it('records a code or refresh token presented twice, and from where, as the session it ends', async () => {
+    const first = (await (await login(f.user.email, f.user.password)).json()) as { refresh: string };
+    expect((await as(first.refresh, 'POST', '/api/v1/auth/refresh', {})).status).toBe(200);
+    f.t.advance(31_000); // past the grace for an answer lost on the way
+    expect((await as(first.refresh, 'POST', '/api/v1/auth/refresh', {})).status).toBe(401);
+
+    const service = await f.createService({ name: 'Immich' });
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const signIn = async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+      const callback = new URL((await as(f.user.access, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams))).body.redirect_to);
+      return { callback, verifier, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
+    };
+    const byCode = await signIn();
+    await expect(client.authorizationCodeGrant(config, byCode.callback, { pkceCodeVerifier: byCode.verifier })).rejects.toMatchObject({ error: 'invalid_grant' });
+    const { tokens } = await signIn();
+    await client.refreshTokenGrant(config, tokens.refresh_token!);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const reused = (await adminLog()).filter((event) => event.kind === 'token-reused');
+    expect(kinds(reused)).toEqual(['token-reused: refresh-token', 'token-reused: code', 'token-reused: refresh-token']);
+    expect(reused.map((event) => event.service?.name ?? null)).toEqual(['Immich', 'Immich', null]);
+    expect(reused.every((event) => event.user?.full_name === 'Olivia Ident' && event.actor_id === null && event.ip_address === '127.0.0.1')).toBe(true);
+  });
+
   it('is for administrators only, a page at a time, and refuses bad queries', async () => {
     for (let i = 0; i < 3; i++) await login(f.user.email, f.user.password);
     const firstPage = await admin('GET', '/api/v1/admin/audit-log?page=1&size=2');

@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { pagedSchema } from '../../../../contract/admin';
 import { auditEventSchema, type AuditEvent } from '../../../../contract/audit';
-import { describeAuditEvent } from '../../../ui/audit-events';
+import { actorOf, describeAuditEvent, isAlarming } from '../../../ui/audit-events';
 import { deviceSource } from '../../../ui/device-source';
 import { ServerIcon } from '../../../ui/icons';
 import { AnchorLink } from '../../../ui/links';
@@ -80,8 +80,6 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
   );
 }
 
-const REFUSED = new Set<AuditEvent['kind']>(['sign-in-refused', 'account-disabled', 'account-deleted']);
-
 function EventCell({ event }: { event: AuditEvent }) {
   const line = describeAuditEvent(event);
   return (
@@ -91,7 +89,7 @@ function EventCell({ event }: { event: AuditEvent }) {
           <ServerIcon size={14} />
         </Avatar>
       )}
-      <Text size="sm" fw={500} c={REFUSED.has(event.kind) ? 'red' : undefined}>
+      <Text size="sm" fw={500} c={isAlarming(event) ? 'red' : undefined}>
         {line}
       </Text>
     </Group>
@@ -104,13 +102,14 @@ function AccountCell({ event }: { event: AuditEvent }) {
   return <UserCell userId={event.user_id} user={event.user} />;
 }
 
-/** Who acted: the person themselves, an administrator by name, or the command line. */
+const ACTORS = { themselves: 'Themselves', 'command line': 'Command line', unknown: 'Unknown' };
+
+/** Who acted: the person themselves, an administrator by name, the command line, or unknown (a copied token). */
 function ActorCell({ event }: { event: AuditEvent }) {
-  const self = event.actor_id !== null && event.actor_id === event.user_id;
-  const who = event.actor_id === null ? 'Command line' : self ? 'Themselves' : (event.actor?.full_name ?? 'Deleted account');
+  const actor = actorOf(event);
   return (
-    <Text size="sm" c={self ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
-      {who}
+    <Text size="sm" c={actor === 'themselves' ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
+      {actor === 'administrator' ? (event.actor?.full_name ?? 'Deleted account') : ACTORS[actor]}
     </Text>
   );
 }
