@@ -36,7 +36,7 @@ export type ReusedToken = 'refresh-token' | 'code';
  * One event, newest first in every list. `user` is the account it concerns (null when none, or
  * when that account was deleted since: `detail` of its deletion names it); `actor` who acted when
  * that is someone else (an administrator); null with no `actor_id`: the command line, or for a
- * reused token, whoever held the copy.
+ * refused sign-in or a reused token, whoever tried.
  */
 export const auditEventSchema = z.object({
   id: z.string(),

@@ -99,7 +99,8 @@ export class AccountsService {
     const recordedFailures = await this.throttle.check(throttleKeys);
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
-    const refused = (why: SignInRefusal) => user && this.options.audit.record({ kind: 'sign-in-refused', userId: user.id, detail: why }, { actorId: user.id, client });
+    // No actor: whoever tried is not known to be the account's owner.
+    const refused = (why: SignInRefusal) => user && this.options.audit.record({ kind: 'sign-in-refused', userId: user.id, detail: why }, { actorId: null, client });
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       await this.throttle.recordFailure(throttleKeys);
       // Not awaited: a known address is answered as fast as an unknown one, which has nothing to record.

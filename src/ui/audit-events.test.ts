@@ -28,4 +28,5 @@ it('tells who acted', () => {
   expect(actorOf({ kind: 'account-disabled', actor_id: 'a', user_id: 'u' })).toBe('administrator');
   expect(actorOf({ kind: 'password-changed', actor_id: null, user_id: 'u' })).toBe('command line');
   expect(actorOf({ kind: 'token-reused', actor_id: null, user_id: 'u' })).toBe('unknown');
+  expect(actorOf({ kind: 'sign-in-refused', actor_id: null, user_id: 'u' })).toBe('unknown');
 });

@@ -64,9 +64,9 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
   }
 }
 
-/** Who acted: the person, an administrator, the command line, or nobody known (a copied token's holder). */
+/** Who acted: the person, an administrator, the command line, or someone unknown (a refused sign-in, a copied token). */
 export function actorOf(event: Pick<AuditEvent, 'kind' | 'actor_id' | 'user_id'>): 'themselves' | 'administrator' | 'command line' | 'unknown' {
-  if (event.actor_id === null) return event.kind === 'token-reused' ? 'unknown' : 'command line';
+  if (event.actor_id === null) return event.kind === 'token-reused' || event.kind === 'sign-in-refused' ? 'unknown' : 'command line';
   return event.actor_id === event.user_id ? 'themselves' : 'administrator';
 }
 

@@ -62,9 +62,9 @@ describe('the audit log', () => {
     expect(kinds(events).slice(0, 7)).toEqual([
       'sign-in-refused: disabled', 'account-disabled', 'two-step-off', 'signed-in: pwd otp mfa', 'sign-in-refused: wrong-code', 'recovery-codes-renewed', 'two-step-on',
     ]);
-    // Who acted: the person, or the administrator for them.
+    // Who acted: the person, the administrator for them, or (refused) someone not known to be them.
     const adminId = (await admin('GET', '/api/v1/auth/profile')).body.id as string;
-    expect(events.slice(0, 7).map((event) => event.actor_id)).toEqual([me, adminId, adminId, me, me, me, me]);
+    expect(events.slice(0, 7).map((event) => event.actor_id)).toEqual([null, adminId, adminId, me, null, me, me]);
     expect(events[1]!.actor).toEqual({ full_name: 'Admin' });
   });
 
