@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUDIT_EVENT_GROUP_NAMES } from './audit';
 import { emailField, groupsField, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
@@ -92,5 +93,8 @@ export const pageQuerySchema = z.object({
   search: searchField.optional(),
 });
 
-/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`). */
-export const auditLogQuerySchema = pageQuerySchema.extend({ user_id: z.string().max(64, 'user_id is at most 64 characters').optional() });
+/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`), or of one group of kinds. */
+export const auditLogQuerySchema = pageQuerySchema.extend({
+  user_id: z.string().max(64, 'user_id is at most 64 characters').optional(),
+  group: z.enum(AUDIT_EVENT_GROUP_NAMES, { error: `group must be one of ${AUDIT_EVENT_GROUP_NAMES.join(', ')}` }).optional(),
+});

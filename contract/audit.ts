@@ -25,6 +25,16 @@ export const AUDIT_EVENT_KINDS = [
 ] as const;
 export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
 
+/** The kinds the admin's Audit Log can be narrowed to, by what an administrator looks for. */
+export const AUDIT_EVENT_GROUPS = {
+  'sign-ins': ['signed-in', 'service-signed-in'],
+  refusals: ['sign-in-refused', 'token-reused'],
+  accounts: ['password-changed', 'two-step-on', 'two-step-off', 'recovery-codes-renewed', 'account-created', 'account-changed', 'account-disabled', 'account-enabled', 'account-deleted', 'user-session-revoked', 'service-session-revoked'],
+  services: ['service-created', 'service-changed', 'service-turned-on', 'service-turned-off', 'service-credentials-regenerated'],
+} as const satisfies Record<string, readonly AuditEventKind[]>;
+export type AuditEventGroup = keyof typeof AUDIT_EVENT_GROUPS;
+export const AUDIT_EVENT_GROUP_NAMES = Object.keys(AUDIT_EVENT_GROUPS) as [AuditEventGroup, ...AuditEventGroup[]];
+
 /** `detail` of a refused sign-in: told apart only in the log, never to whoever tried. */
 export const SIGN_IN_REFUSALS = ['wrong-password', 'wrong-code', 'disabled'] as const;
 export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];

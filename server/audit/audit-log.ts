@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditEvent, AuditEventKind } from '../../contract/audit';
+import { AUDIT_EVENT_GROUPS, type AuditEvent, type AuditEventGroup, type AuditEventKind } from '../../contract/audit';
 import type { Database } from '../db/database';
 import { contains, totalPages } from '../db/sql-search';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
@@ -26,7 +26,7 @@ export const requestSource = (request: FastifyRequest): AuditSource => ({
   client: { ip: request.ip, userAgent: request.headers['user-agent'] },
 });
 
-export type AuditQuery = { page: number; size: number; search?: string | undefined; userId?: string | undefined };
+export type AuditQuery = { page: number; size: number; search?: string | undefined; userId?: string | undefined; group?: AuditEventGroup | undefined };
 
 /**
  * The audit log (ASVS 7.2): sign-ins, refused ones, security changes to accounts, and every
@@ -57,10 +57,11 @@ export class AuditLog {
       .execute();
   }
 
-  /** A page of events, newest first: all, one account's, or those whose account or service matches `search`. */
-  async page({ page, size, search, userId }: AuditQuery): Promise<{ items: AuditEvent[]; total_pages: number }> {
+  /** A page of events, newest first: all, one account's, one group's, or those whose account or service matches `search`. */
+  async page({ page, size, search, userId, group }: AuditQuery): Promise<{ items: AuditEvent[]; total_pages: number }> {
     let query = this.joined();
     if (userId) query = query.where('audit_events.user_id', '=', userId);
+    if (group) query = query.where('audit_events.kind', 'in', [...AUDIT_EVENT_GROUPS[group]]);
     if (search?.trim()) {
       query = query.where((eb) =>
         eb.or([contains('subject.full_name', search), contains('subject.email', search), contains('api_services.name', search), contains('audit_events.detail', search)]),

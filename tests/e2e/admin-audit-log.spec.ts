@@ -23,6 +23,11 @@ test('a person sees their recent activity, and an administrator the audit log, n
   await expect(refused).toHaveCount(1);
   await expect(refused.getByRole('link', { name: person.name })).toBeVisible();
   await screenshots(page, 'admin-audit-log');
+  await page.getByLabel('Events').selectOption({ label: 'Refused sign-ins and reused tokens' });
+  await expect(page.getByRole('row', { name: /Signed in/ })).toHaveCount(0);
+  await expect(refused).toHaveCount(1);
+  await page.getByLabel('Events').selectOption({ label: 'All events' });
+  await expect(page.getByRole('row', { name: /Signed in/ }).first()).toBeVisible();
 
   await refused.getByRole('link', { name: person.name }).click();
   await page.getByRole('main').getByRole('link', { name: 'Audit Log' }).click();

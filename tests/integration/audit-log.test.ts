@@ -137,6 +137,13 @@ describe('the audit log', () => {
 
     expect((await admin('GET', '/api/v1/admin/audit-log?search=olivia')).body.items.every((event: AuditEvent) => event.user?.full_name === 'Olivia Ident')).toBe(true);
     expect((await admin('GET', '/api/v1/admin/audit-log?search=%25')).body.items).toEqual([]);
+    await login(f.user.email, 'Wrong-pass1');
+    const refusals = async () => kinds((await admin('GET', '/api/v1/admin/audit-log?group=refusals')).body.items as AuditEvent[]);
+    await expect.poll(refusals).toEqual(['sign-in-refused: wrong-password']);
+    const signIns = (await admin('GET', '/api/v1/admin/audit-log?group=sign-ins&size=100')).body.items as AuditEvent[];
+    expect(signIns.length).toBeGreaterThanOrEqual(3);
+    expect(signIns.every((event) => event.kind === 'signed-in')).toBe(true);
+    expect(await admin('GET', '/api/v1/admin/audit-log?group=everything')).toMatchObject({ status: 400, body: { error: 'group: group must be one of sign-ins, refusals, accounts, services' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?page=0')).toMatchObject({ status: 400, body: { error: 'page: page starts at 1' } });
     expect((await admin('GET', `/api/v1/admin/audit-log?user_id=${'x'.repeat(65)}`)).status).toBe(400);
     expect((await as(f.user.access, 'GET', '/api/v1/admin/audit-log')).status).toBe(403);

@@ -71,7 +71,7 @@ const targets: Target[] = [
   { method: 'POST', url: () => '/api/v1/oauth/end-session', fields: ['id_token_hint', 'post_logout_redirect_uri', 'state', 'client_id'] },
   { method: 'GET', url: () => '/api/v1/oauth/authorize', fields: ['client_id', 'redirect_uri', 'response_type', 'scope', 'prompt', 'max_age', 'code_challenge'] },
   { method: 'GET', url: () => '/api/v1/admin/user-sessions', fields: ['page', 'size', 'search'], token: () => admin.access },
-  { method: 'GET', url: () => '/api/v1/admin/audit-log', fields: ['page', 'size', 'search', 'user_id'], token: () => admin.access },
+  { method: 'GET', url: () => '/api/v1/admin/audit-log', fields: ['page', 'size', 'search', 'user_id', 'group'], token: () => admin.access },
 ];
 
 // Everything but the failure counters and the audit log's refused sign-ins, which exist to change on failures.

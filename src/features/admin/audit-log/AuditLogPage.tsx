@@ -1,8 +1,8 @@
-import { Avatar, Group, Text } from '@mantine/core';
+import { Avatar, Group, NativeSelect, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { pagedSchema } from '../../../../contract/admin';
-import { auditEventSchema, type AuditEvent } from '../../../../contract/audit';
+import { AUDIT_EVENT_GROUP_NAMES, auditEventSchema, type AuditEvent, type AuditEventGroup } from '../../../../contract/audit';
 import { actorOf, describeAuditEvent, isAlarming } from '../../../ui/audit-events';
 import { deviceSource } from '../../../ui/device-source';
 import { ServerIcon } from '../../../ui/icons';
@@ -14,7 +14,14 @@ import { Pager } from '../shared/Pager';
 import { useApiData } from '../shared/use-api-data';
 import { UserCell } from '../shared/UserCell';
 
-export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined };
+export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined; group?: AuditEventGroup | undefined };
+const GROUP_LABELS: Record<AuditEventGroup, string> = {
+  'sign-ins': 'Sign-ins',
+  refusals: 'Refused sign-ins and reused tokens',
+  accounts: 'Changes to accounts',
+  services: 'Changes to services',
+};
+const isGroup = (value: string): value is AuditEventGroup => (AUDIT_EVENT_GROUP_NAMES as string[]).includes(value);
 const PAGE_SIZE = 20;
 const auditPage = pagedSchema(auditEventSchema);
 
@@ -26,6 +33,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
     size: String(PAGE_SIZE),
     ...(search.search ? { search: search.search } : {}),
     ...(search.user ? { user_id: search.user } : {}),
+    ...(search.group ? { group: search.group } : {}),
   });
   const { data, loading } = useApiData(`/api/v1/admin/audit-log?${query}`, auditPage, { keepPrevious: true });
   const lastPage = data && !loading ? Math.max(1, data.total_pages) : null;
@@ -40,11 +48,20 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
         Sign-ins, refused sign-ins and changes to accounts and services, kept for 90 days.
       </Text>
       <Group gap="md">
-        <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/audit-log', search: { user: search.user, page: 1, search: text || undefined } })} />
+        <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/audit-log', search: { ...search, page: 1, search: text || undefined } })} />
+        <NativeSelect
+          aria-label="Events"
+          value={search.group ?? ''}
+          data={[{ value: '', label: 'All events' }, ...AUDIT_EVENT_GROUP_NAMES.map((group) => ({ value: group, label: GROUP_LABELS[group] }))]}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            void navigate({ to: '/admin/audit-log', search: { ...search, page: 1, group: isGroup(value) ? value : undefined } });
+          }}
+        />
         {search.user && (
           <Text size="sm">
             Only {account ? account.full_name : 'one account'}&apos;s events.{' '}
-            <AnchorLink to="/admin/audit-log" search={{ page: 1 }} size="sm">
+            <AnchorLink to="/admin/audit-log" search={{ ...search, page: 1, user: undefined }} size="sm">
               Show All
             </AnchorLink>
           </Text>
