@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -16,7 +15,6 @@ import {
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { listQuerySchema } from '../../contract/services';
-import { requestSource, type AuditRecord } from '../audit/audit-log';
 import type { Services } from '../services';
 import { changedAccountFields } from './users-admin';
 
@@ -27,7 +25,7 @@ const idParams = z.object({ id: z.string().max(100) });
 export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const admin = { onRequest: services.requireAdmin };
   const { usersAdmin, sessionsAdmin, audit } = services;
-  const recorded = async <T>(request: FastifyRequest, event: AuditRecord, answer: T): Promise<T> => (await audit.record(event, requestSource(request)), answer);
+  const recorded = audit.recordedAnswer.bind(audit);
 
   app.get('/api/v1/admin/users', { ...admin, schema: { querystring: listQuerySchema, response: { 200: adminUserListSchema, ...errors } } }, async (request) => ({
     items: await usersAdmin.list(request.query.search),

@@ -13,7 +13,6 @@ import {
   publicServiceSchema,
 } from '../../contract/services';
 import type { AuditEventKind } from '../../contract/audit';
-import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -27,8 +26,8 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     items: await apiServices.list(request.query.search),
   }));
 
-  const recorded = async <T>(request: FastifyRequest, kind: AuditEventKind, service: { id: string; name: string }, answer: T): Promise<T> =>
-    (await services.audit.record({ kind, serviceId: service.id, detail: service.name }, requestSource(request)), answer);
+  const recorded = <T>(request: FastifyRequest, kind: AuditEventKind, service: { id: string; name: string }, answer: T): Promise<T> =>
+    services.audit.recordedAnswer(request, { kind, serviceId: service.id, detail: service.name }, answer);
 
   app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema, response: { 200: createdApiServiceSchema, ...errors } } }, async (request) => {
     const created = await apiServices.create(request.body);

@@ -57,6 +57,12 @@ export class AuditLog {
       .execute();
   }
 
+  /** Records what a request did, as its signed-in account from its address, then answers `answer`: a route's last line. */
+  async recordedAnswer<T>(request: FastifyRequest, event: AuditRecord, answer: T): Promise<T> {
+    await this.record(event, requestSource(request));
+    return answer;
+  }
+
   /** A page of events, newest first: all, one account's, one group's, or those whose account or service matches `search`. */
   async page({ page, size, search, userId, group }: AuditQuery): Promise<{ items: AuditEvent[]; total_pages: number }> {
     let query = this.joined();
