@@ -25,8 +25,7 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
 
   app.delete('/api/v1/auth/sessions/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.sessions.endOwnSession(request.auth!, request.params.id);
-    await services.audit.record({ kind: 'user-session-revoked', userId: request.auth!.userId }, requestSource(request));
-    return {};
+    return services.audit.recordedAnswer(request, { kind: 'user-session-revoked', userId: request.auth!.userId }, {});
   });
 
   app.get('/api/v1/auth/services', { onRequest: services.authenticate, schema: { response: { 200: signedInServiceListSchema, ...errors } } }, async (request, reply) => {
@@ -36,7 +35,6 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
 
   app.delete('/api/v1/auth/services/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     await services.oauth.signedInServices.signOut(request.auth!.userId, request.params.id);
-    await services.audit.record({ kind: 'service-session-revoked', userId: request.auth!.userId, serviceId: request.params.id }, requestSource(request));
-    return {};
+    return services.audit.recordedAnswer(request, { kind: 'service-session-revoked', userId: request.auth!.userId, serviceId: request.params.id }, {});
   });
 };

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { newRecoveryCodesSchema, recoveryCodesSchema, twoStepSetupSchema, twoStepStatusSchema, twoStepTurnedOnSchema, twoStepTurnOffSchema, twoStepTurnOnSchema } from '../../contract/two-step';
-import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
@@ -24,22 +23,19 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const turnedOn = await authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
-    await audit.record({ kind: 'two-step-on', userId: request.auth!.userId }, requestSource(request));
-    return turnedOn;
+    return audit.recordedAnswer(request, { kind: 'two-step-on', userId: request.auth!.userId }, turnedOn);
   });
 
   app.post('/api/v1/auth/two-step/recovery-codes', { onRequest: services.authenticate, schema: { body: newRecoveryCodesSchema, response: { 200: recoveryCodesSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     await accounts.provePassword(request.auth!, request.body.current_password);
     const codes = await authenticatorApps.renewRecoveryCodes(request.auth!.user);
-    await audit.record({ kind: 'recovery-codes-renewed', userId: request.auth!.userId }, requestSource(request));
-    return codes;
+    return audit.recordedAnswer(request, { kind: 'recovery-codes-renewed', userId: request.auth!.userId }, codes);
   });
 
   app.delete('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOffSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
     await accounts.provePassword(request.auth!, request.body.current_password);
     const status = await authenticatorApps.turnOff(request.auth!.user, 'self');
-    await audit.record({ kind: 'two-step-off', userId: request.auth!.userId }, requestSource(request));
-    return status;
+    return audit.recordedAnswer(request, { kind: 'two-step-off', userId: request.auth!.userId }, status);
   });
 };
