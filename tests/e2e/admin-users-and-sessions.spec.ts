@@ -141,15 +141,19 @@ test('going back to a user deleted meanwhile says so, not the user last on scree
   await expect(page.getByRole('link', { name: 'Edit' })).toBeHidden();
   await screenshots(page, 'admin-user-missing');
   await page.getByRole('link', { name: 'Back' }).click();
-  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('link', { name: kept.name })).toBeVisible(); // the list has loaded
   await expect(page.getByRole('link', { name: gone.name })).toBeHidden();
 
-  // Offline, a user that cannot be loaded is not said not to exist.
+  // Offline, a user that cannot be loaded is not said not to exist, nor a list said to be empty.
   await context.setOffline(true);
   await page.getByRole('link', { name: kept.name }).click();
   await expect(page.getByRole('link', { name: 'Back' })).toBeVisible(); // loading has ended
   await expect(page.getByText('You are offline.')).toBeVisible();
   await expect(page.getByText('This user does not exist.')).toBeHidden();
+  await page.getByRole('link', { name: 'Back' }).click();
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByText('Loading...')).toBeHidden();
+  await expect(page.getByText('No users found.')).toBeHidden();
 });
 
 test('a non-admin is kept out of every admin path and API', async ({ page }) => {

@@ -68,7 +68,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
         )}
       </Group>
       <DataTable
-        rows={data?.items ?? []}
+        rows={data?.items}
         loading={loading}
         empty="No events found."
         minWidth={960}

@@ -27,7 +27,7 @@ export function SessionStatus({ session }: { session: SessionRow }) {
 }
 
 /** A paged session table with per-row revoke; after every revoke attempt the page reloads. */
-export function SessionsTable<T extends SessionRow>({ rows, loading, columns, revokePath, onRevoked }: { rows: T[]; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
+export function SessionsTable<T extends SessionRow>({ rows, loading, columns, revokePath, onRevoked }: { rows: T[] | undefined; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
   const session = useSession();
   const [revoking, setRevoking] = useState<string | null>(null);
   const revoke = async (id: string) => {

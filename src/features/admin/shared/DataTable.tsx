@@ -3,8 +3,12 @@ import type { ReactNode } from 'react';
 
 export type Column<T> = { header: string; cell: (row: T) => ReactNode };
 
-/** An admin table: a loading overlay, horizontal scrolling on narrow screens, an empty text. */
-export function DataTable<T extends { id: string }>({ rows, columns, loading, empty, minWidth = 760 }: { rows: T[]; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
+/**
+ * An admin table: a loading overlay, horizontal scrolling on narrow screens, an empty text.
+ * `rows` is undefined when the list could not be loaded (offline, a server error): then the table
+ * stays empty without saying there is nothing, which would be untrue.
+ */
+export function DataTable<T extends { id: string }>({ rows, columns, loading, empty, minWidth = 760 }: { rows: T[] | undefined; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
   return (
     <Stack pos="relative" mih={120}>
       <LoadingOverlay visible={loading} loaderProps={{ children: 'Loading...' }} />
@@ -18,7 +22,7 @@ export function DataTable<T extends { id: string }>({ rows, columns, loading, em
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {rows.map((row) => (
+            {rows?.map((row) => (
               <Table.Tr key={row.id}>
                 {columns.map((column) => (
                   <Table.Td key={column.header} fz="sm">
@@ -30,7 +34,7 @@ export function DataTable<T extends { id: string }>({ rows, columns, loading, em
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {!loading && rows.length === 0 && (
+      {!loading && rows?.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
           {empty}
         </Text>

@@ -48,7 +48,7 @@ export function UsersListPage({ search }: { search: { search?: string | undefine
       }
     >
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/users', search: { search: text || undefined } })} />
-      <DataTable rows={data?.items ?? []} columns={COLUMNS} loading={loading} empty="No users found." />
+      <DataTable rows={data?.items} columns={COLUMNS} loading={loading} empty="No users found." />
     </AdminPage>
   );
 }
