@@ -105,5 +105,20 @@ export async function expectInSight(target: Locator): Promise<void> {
     .toBe(true);
 }
 
-/** Waits until a service worker controls the page (what offline use needs). */
-export const controlled = (page: Page) => expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+/**
+ * Waits until a service worker controls the page (what offline use needs). A page left
+ * uncontrolled fails with the registration's workers and their states, which tell a worker
+ * still installing from one active that never claimed the page (seen once, CI 167).
+ */
+export const controlled = (page: Page) =>
+  expect
+    .poll(() =>
+      page.evaluate(async () => {
+        if (navigator.serviceWorker.controller) return 'controlled';
+        const registration = await navigator.serviceWorker.getRegistration();
+        if (!registration) return 'uncontrolled, no registration';
+        const { installing, waiting, active } = registration;
+        return `uncontrolled; installing: ${installing?.state ?? '-'}, waiting: ${waiting?.state ?? '-'}, active: ${active?.state ?? '-'}`;
+      }),
+    )
+    .toBe('controlled');
