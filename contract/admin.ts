@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_EVENT_GROUP_NAMES } from './audit';
+import { AUDIT_EVENT_GROUP_NAMES, auditEventSchema } from './audit';
 import { emailField, groupsField, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
@@ -98,3 +98,6 @@ export const auditLogQuerySchema = pageQuerySchema.extend({
   user_id: z.string().max(64, 'user_id is at most 64 characters').optional(),
   group: z.enum(AUDIT_EVENT_GROUP_NAMES, { error: `group must be one of ${AUDIT_EVENT_GROUP_NAMES.join(', ')}` }).optional(),
 });
+
+/** Its answer: a page, and how many days the log keeps an event (AUDIT_LOG_DAYS). */
+export const auditLogPageSchema = pagedSchema(auditEventSchema).extend({ kept_days: z.number().int().positive() });

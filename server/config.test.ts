@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       accessTokenTtl: 900,
       refreshTokenTtl: 30 * 24 * 3600,
       sessionMaxAge: 30 * 24 * 3600,
+      auditLogDays: 90,
       registration: 'open',
       trustProxy: false,
     });
@@ -24,6 +25,9 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'not a url'],
     ['DATABASE_URL', 'mysql://x'],
     ['ACCESS_TOKEN_TTL', '-5'],
+    ['AUDIT_LOG_DAYS', '0'],
+    ['AUDIT_LOG_DAYS', '1.5'],
+    ['AUDIT_LOG_DAYS', '3651'],
     ['REGISTRATION', 'maybe'],
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail'],

@@ -22,6 +22,12 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: seconds(900),
   REFRESH_TOKEN_TTL: seconds(30 * DAY),
   SESSION_MAX_AGE: seconds(30 * DAY),
+  AUDIT_LOG_DAYS: z.coerce
+    .number({ error: 'must be a whole number of days from 1 to 3650' })
+    .int('must be a whole number of days from 1 to 3650')
+    .min(1, 'must be a whole number of days from 1 to 3650')
+    .max(3650, 'must be a whole number of days from 1 to 3650')
+    .default(90),
   REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   TRUST_PROXY: z
@@ -49,6 +55,8 @@ export type Config = {
   refreshTokenTtl: number;
   /** A sign-in ends this long after it began, however much it is used (ASVS V3.3.2). */
   sessionMaxAge: number;
+  /** Audit events older than this many days are pruned. */
+  auditLogDays: number;
   registration: 'open' | 'closed';
   logLevel: string;
   trustProxy: boolean | string;
@@ -98,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     sessionMaxAge: e.SESSION_MAX_AGE,
+    auditLogDays: e.AUDIT_LOG_DAYS,
     registration: e.REGISTRATION,
     logLevel: e.LOG_LEVEL,
     trustProxy: trustProxy(e.TRUST_PROXY),

@@ -8,9 +8,6 @@ import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { deviceInfoFromUserAgent } from '../sessions/device-info';
 import type { ClientInfo } from '../sessions/user-sessions-service';
 
-/** Events older than this are pruned with the other expired rows. */
-export const AUDIT_LOG_DAYS = 90;
-
 /** Who did it and from where. A null `actorId` is no account: the command line, or whoever tried a refused sign-in or a reused token. */
 export type AuditSource = { actorId: string | null; client?: ClientInfo | undefined };
 

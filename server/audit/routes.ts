@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditLogQuerySchema, pagedSchema } from '../../contract/admin';
-import { auditEventSchema, ownActivitySchema } from '../../contract/audit';
+import { auditLogPageSchema, auditLogQuerySchema } from '../../contract/admin';
+import { ownActivitySchema } from '../../contract/audit';
 import { errorBodySchema } from '../../contract/errors';
 import type { Services } from '../services';
 
@@ -11,10 +11,10 @@ export const OWN_ACTIVITY_LIMIT = 10;
 
 /** The audit log: all of it for administrators, a person's own latest events for them. */
 export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  app.get('/api/v1/admin/audit-log', { onRequest: services.requireAdmin, schema: { querystring: auditLogQuerySchema, response: { 200: pagedSchema(auditEventSchema), ...errors } } }, async (request, reply) => {
+  app.get('/api/v1/admin/audit-log', { onRequest: services.requireAdmin, schema: { querystring: auditLogQuerySchema, response: { 200: auditLogPageSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const { user_id: userId, ...page } = request.query;
-    return services.audit.page({ ...page, userId });
+    return { ...(await services.audit.page({ ...page, userId })), kept_days: services.config.auditLogDays };
   });
 
   app.get('/api/v1/auth/activity', { onRequest: services.authenticate, schema: { response: { 200: ownActivitySchema, ...errors } } }, async (request, reply) => {

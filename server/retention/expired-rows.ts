@@ -1,6 +1,5 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { AUDIT_LOG_DAYS } from '../audit/audit-log';
 import type { Database } from '../db/database';
 
 const HOUR_MS = 3_600_000;
@@ -18,6 +17,8 @@ export type RetentionPolicy = {
    * its session (the theft signal); later it is only refused.
    */
   rotatedRefreshTokensKeptMs: number;
+  /** How long the audit log keeps an event. */
+  auditEventsKeptMs: number;
 };
 
 export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events', number>;
@@ -64,7 +65,7 @@ export class ExpiredRows {
         db.deleteFrom('password_resets').where('token_hash', 'in', db.selectFrom('password_resets').select('token_hash').where('expires_at', '<=', now).limit(CHUNK)),
       ),
       audit_events: await inChunks(() =>
-        db.deleteFrom('audit_events').where('id', 'in', db.selectFrom('audit_events').select('id').where('at', '<=', now - AUDIT_LOG_DAYS * 24 * HOUR_MS).limit(CHUNK)),
+        db.deleteFrom('audit_events').where('id', 'in', db.selectFrom('audit_events').select('id').where('at', '<=', now - this.policy.auditEventsKeptMs).limit(CHUNK)),
       ),
     };
   }

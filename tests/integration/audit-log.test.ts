@@ -131,6 +131,7 @@ describe('the audit log', () => {
     const firstPage = await admin('GET', '/api/v1/admin/audit-log?page=1&size=2');
     const secondPage = await admin('GET', '/api/v1/admin/audit-log?page=2&size=2');
     expect(firstPage.body.items).toHaveLength(2);
+    expect(firstPage.body.kept_days, 'AUDIT_LOG_DAYS').toBe(90);
     expect(firstPage.body.total_pages).toBeGreaterThanOrEqual(4);
     const everything = await adminLog();
     expect([...firstPage.body.items, ...secondPage.body.items].map((event: AuditEvent) => event.id)).toEqual(everything.slice(0, 4).map((event) => event.id));

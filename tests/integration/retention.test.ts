@@ -83,6 +83,19 @@ describe('pruning expired rows', () => {
     expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0 });
   });
 
+  it('keeps audit events as many days as AUDIT_LOG_DAYS says', async () => {
+    const yearLong = await startTestApp({ AUDIT_LOG_DAYS: '365' });
+    try {
+      const now = yearLong.app.services.clock();
+      const event = (days: number) => ({ id: `${days} days old`, at: now - days * DAY, kind: 'account-created', user_id: null, actor_id: null, service_id: null, ip_address: null, device_info: null, detail: null });
+      await yearLong.db.insertInto('audit_events').values([event(366), event(364), event(91)]).execute();
+      expect((await yearLong.app.services.expiredRows.prune()).audit_events).toBe(1);
+      expect((await yearLong.db.selectFrom('audit_events').select('id').orderBy('at').execute()).map((row) => row.id)).toEqual(['364 days old', '91 days old']);
+    } finally {
+      await yearLong.close();
+    }
+  });
+
   it('runs on a schedule, logging what it deleted', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });

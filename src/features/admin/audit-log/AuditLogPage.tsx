@@ -1,8 +1,8 @@
 import { Avatar, Group, NativeSelect, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { pagedSchema } from '../../../../contract/admin';
-import { AUDIT_EVENT_GROUP_NAMES, auditEventSchema, type AuditEvent, type AuditEventGroup } from '../../../../contract/audit';
+import { auditLogPageSchema } from '../../../../contract/admin';
+import { AUDIT_EVENT_GROUP_NAMES, type AuditEvent, type AuditEventGroup } from '../../../../contract/audit';
 import { actorOf, describeAuditEvent, isAlarming } from '../../../ui/audit-events';
 import { deviceSource } from '../../../ui/device-source';
 import { ServerIcon } from '../../../ui/icons';
@@ -23,7 +23,6 @@ const GROUP_LABELS: Record<AuditEventGroup, string> = {
 };
 const isGroup = (value: string): value is AuditEventGroup => (AUDIT_EVENT_GROUP_NAMES as string[]).includes(value);
 const PAGE_SIZE = 20;
-const auditPage = pagedSchema(auditEventSchema);
 
 /** Admin › Audit Log: every event, newest first, a page at a time; `user` narrows it to one account. */
 export function AuditLogPage({ search }: { search: AuditLogSearch }) {
@@ -35,7 +34,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
     ...(search.user ? { user_id: search.user } : {}),
     ...(search.group ? { group: search.group } : {}),
   });
-  const { data, loading } = useApiData(`/api/v1/admin/audit-log?${query}`, auditPage, { keepPrevious: true });
+  const { data, loading } = useApiData(`/api/v1/admin/audit-log?${query}`, auditLogPageSchema, { keepPrevious: true });
   const lastPage = data && !loading ? Math.max(1, data.total_pages) : null;
   useEffect(() => {
     if (lastPage !== null && search.page > lastPage) void navigate({ to: '/admin/audit-log', search: { ...search, page: lastPage }, replace: true });
@@ -45,7 +44,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
   return (
     <AdminPage title="Audit Log">
       <Text c="dimmed" size="sm">
-        Sign-ins, refused sign-ins and changes to accounts and services, kept for 90 days.
+        Sign-ins, refused sign-ins and changes to accounts and services{data && `, kept for ${data.kept_days === 1 ? 'a day' : `${data.kept_days} days`}`}.
       </Text>
       <Group gap="md">
         <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/audit-log', search: { ...search, page: 1, search: text || undefined } })} />
