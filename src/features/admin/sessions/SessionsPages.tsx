@@ -74,7 +74,7 @@ export function ServiceSessionsPage({ search }: { search: PageSearch }) {
         {
           header: 'Service',
           cell: (s) => (
-            <Group gap="xs" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap" miw={150}>
               <Avatar src={s.api_service.icon_url} size={28} radius="sm" color="blue">
                 <ServerIcon size={16} />
               </Avatar>
@@ -91,7 +91,7 @@ export function ServiceSessionsPage({ search }: { search: PageSearch }) {
               userId={s.user_id}
               user={s.user}
               extra={
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'normal' }}>
                   {s.ip_address ?? 'No IP available'}
                 </Text>
               }
