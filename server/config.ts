@@ -7,6 +7,11 @@ const DAY = 24 * 60 * 60;
 const seconds = (fallback: number) =>
   z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').positive('must be positive').default(fallback);
 
+const days = (fallback: number, max: number) => {
+  const message = `must be a whole number of days from 1 to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
+};
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0, 'must be a port number').max(65535, 'must be a port number').default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -22,12 +27,7 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: seconds(900),
   REFRESH_TOKEN_TTL: seconds(30 * DAY),
   SESSION_MAX_AGE: seconds(30 * DAY),
-  AUDIT_LOG_DAYS: z.coerce
-    .number({ error: 'must be a whole number of days from 1 to 3650' })
-    .int('must be a whole number of days from 1 to 3650')
-    .min(1, 'must be a whole number of days from 1 to 3650')
-    .max(3650, 'must be a whole number of days from 1 to 3650')
-    .default(90),
+  AUDIT_LOG_DAYS: days(90, 3650),
   REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   TRUST_PROXY: z
