@@ -15,6 +15,7 @@ const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', {
 const profile = (token: string) => call(t.app, 'GET', '/api/v1/auth/profile', { token });
 const prune = () => t.app.services.expiredRows.prune();
 const refreshTokens = () => t.db.selectFrom('refresh_tokens').select('token_key').execute();
+const auditEvent = (id: string, at: number, userId: string | null = null) => ({ id, at, kind: 'signed-in', user_id: userId, actor_id: userId, service_id: null, ip_address: null, device_info: null, detail: null });
 
 describe('pruning expired rows', () => {
   it('deletes the refresh tokens of ended sessions at once, and rotated ones after the refresh lifetime', async () => {
@@ -69,8 +70,7 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('throttle').values([{ key: 'recent', window_start: now - 60_000, failures: 3 }, ...old]).execute();
     const reset = (token_hash: string, expires_at: number) => ({ token_hash, user_id: user.id, created_at: now - 60_000, expires_at });
     await t.db.insertInto('password_resets').values([reset('live link', now + 60_000), reset('expired link', now - 1)]).execute();
-    const event = (id: string, at: number) => ({ id, at, kind: 'signed-in', user_id: user.id, actor_id: user.id, service_id: null, ip_address: null, device_info: null, detail: null });
-    await t.db.insertInto('audit_events').values([event('91 days old', now - 91 * DAY), event('89 days old', now - 89 * DAY)]).execute();
+    await t.db.insertInto('audit_events').values([auditEvent('91 days old', now - 91 * DAY, user.id), auditEvent('89 days old', now - 89 * DAY, user.id)]).execute();
 
     expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1 });
     expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
@@ -87,8 +87,8 @@ describe('pruning expired rows', () => {
     const yearLong = await startTestApp({ AUDIT_LOG_DAYS: '365' });
     try {
       const now = yearLong.app.services.clock();
-      const event = (days: number) => ({ id: `${days} days old`, at: now - days * DAY, kind: 'account-created', user_id: null, actor_id: null, service_id: null, ip_address: null, device_info: null, detail: null });
-      await yearLong.db.insertInto('audit_events').values([event(366), event(364), event(91)]).execute();
+      const daysOld = (days: number) => auditEvent(`${days} days old`, now - days * DAY);
+      await yearLong.db.insertInto('audit_events').values([daysOld(366), daysOld(364), daysOld(91)]).execute();
       expect((await yearLong.app.services.expiredRows.prune()).audit_events).toBe(1);
       expect((await yearLong.db.selectFrom('audit_events').select('id').orderBy('at').execute()).map((row) => row.id)).toEqual(['364 days old', '91 days old']);
     } finally {
