@@ -8,6 +8,7 @@ import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
 import type { Notify } from '../mail/security-notice';
+import { logRefusedAttempt } from '../operations/refused-attempts';
 import { describeDevice } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
@@ -96,11 +97,17 @@ export class AccountsService {
       accountThrottle(email),
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
     ];
-    const recordedFailures = await this.throttle.check(throttleKeys);
+    const recordedFailures = await this.throttle.check(throttleKeys).catch((error: unknown) => {
+      if (error instanceof AppError && error.statusCode === 429) logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
+      throw error;
+    });
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
     // No actor: whoever tried is not known to be the account's owner.
-    const refused = (why: SignInRefusal) => user && this.options.audit.record({ kind: 'sign-in-refused', userId: user.id, detail: why }, { actorId: null, client });
+    const refused = (why: SignInRefusal) => {
+      logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: user ? why : 'unknown-account', ip: client.ip, ...(user && { userId: user.id }) });
+      return user && this.options.audit.record({ kind: 'sign-in-refused', userId: user.id, detail: why }, { actorId: null, client });
+    };
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       await this.throttle.recordFailure(throttleKeys);
       // Not awaited: a known address is answered as fast as an unknown one, which has nothing to record.

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { logRefusedAttempt } from '../operations/refused-attempts';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import { OAuthError } from './oauth-error';
 
@@ -17,6 +18,7 @@ export function clientAuthThrottle(throttle: FailureThrottle) {
       await throttle.check(keys);
     } catch (error) {
       if (error instanceof AppError && error.statusCode === 429) {
+        logRefusedAttempt(request.log, { attempt: 'client-authentication', reason: 'throttled', ip: request.ip });
         throw new OAuthError('invalid_request', 'Too many failed client authentications; try again later', 429, undefined, error.headers);
       }
       throw error;
@@ -24,7 +26,10 @@ export function clientAuthThrottle(throttle: FailureThrottle) {
     try {
       return await authenticate();
     } catch (error) {
-      if (error instanceof OAuthError && error.error === 'invalid_client') await throttle.recordFailure(keys);
+      if (error instanceof OAuthError && error.error === 'invalid_client') {
+        logRefusedAttempt(request.log, { attempt: 'client-authentication', reason: 'wrong-credentials', ip: request.ip, detail: error.description });
+        await throttle.recordFailure(keys);
+      }
       throw error;
     }
   };

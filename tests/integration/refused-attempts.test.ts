@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
+import { LOGIN_THROTTLE } from '../../server/accounts/accounts-service';
+import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+// The filter README's "Banning addresses that guess" tells people to install.
+const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
+
+let t: TestApp;
+const lines: string[] = [];
+beforeEach(async () => {
+  lines.length = 0;
+  // Behind a trusted proxy, so each attempt can come from an address of its own.
+  t = await startTestApp({ TRUST_PROXY: 'true' }, { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } });
+});
+afterEach(async () => t.close());
+
+const from = (ip: string) => ({ 'x-forwarded-for': ip });
+const signIn = (ip: string, body: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body, headers: from(ip) });
+const refusals = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
+
+/** What fail2ban itself finds in the log with the filter we ship: the address of each matched line. */
+async function fail2banAddresses(): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'home-guard-log-'));
+  try {
+    const file = path.join(dir, 'home-guard.log');
+    await writeFile(file, lines.join(''));
+    const { stdout } = await promisify(execFile)('fail2ban-regex', ['-o', 'ip', file, FILTER]);
+    return stdout.split('\n').filter(Boolean);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+it('logs every refused sign-in with its address and reason, which fail2ban reads with the filter we ship', async () => {
+  const admin = await registerAndLogin(t.app);
+  const ada = await registerAndLogin(t.app);
+  expect(refusals()).toEqual([]); // registering and signing in are not refusals
+
+  await signIn('203.0.113.1', { email: ada.email, password: 'Wrong-pass1' });
+  await signIn('203.0.113.2', { email: 'nobody@example.com', password: 'Typed-here1' });
+
+  const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: ada.access })).body.secret as string;
+  await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: ada.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())) } });
+  expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password })).body.field).toBe('code'); // asked, not refused
+  expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password, code: '000000' })).status).toBe(401);
+
+  const bob = await registerAndLogin(t.app);
+  expect((await call(t.app, 'PUT', `/api/v1/admin/users/${bob.id}/status`, { token: admin.access, body: { disabled: true } })).status).toBe(200);
+  expect((await signIn('2001:db8::4', { email: bob.email, password: bob.password })).status).toBe(403);
+
+  // Guessing one account's password until it is throttled: the throttled tries are logged too.
+  for (let i = 0; i < LOGIN_THROTTLE.account.limit; i++) await signIn('198.51.100.5', { email: 'target@example.com', password: `Guess-${i}-pass` });
+  expect((await signIn('198.51.100.5', { email: 'target@example.com', password: 'Guess-last1' })).status).toBe(429);
+
+  const guesses = Array.from({ length: LOGIN_THROTTLE.account.limit }, () => ({ attempt: 'sign-in', reason: 'unknown-account', ip: '198.51.100.5' }));
+  expect(refusals().map(({ attempt, reason, ip, userId }) => ({ attempt, reason, ip, ...(userId ? { userId } : {}) }))).toEqual([
+    { attempt: 'sign-in', reason: 'wrong-password', ip: '203.0.113.1', userId: ada.id },
+    { attempt: 'sign-in', reason: 'unknown-account', ip: '203.0.113.2' },
+    { attempt: 'sign-in', reason: 'wrong-code', ip: '203.0.113.3', userId: ada.id },
+    { attempt: 'sign-in', reason: 'disabled', ip: '2001:db8::4', userId: bob.id },
+    ...guesses,
+    { attempt: 'sign-in', reason: 'throttled', ip: '198.51.100.5' },
+  ]);
+  expect(refusals().every((entry) => entry.level === 40)).toBe(true); // warn: kept at LOG_LEVEL=warn too
+  // Nothing a person typed is written: not the password, the code or the email tried.
+  const log = lines.join('');
+  for (const typed of ['Wrong-pass1', 'Typed-here1', 'nobody@example.com', 'target@example.com', 'Guess-0-pass', ada.password, bob.password, ada.email]) expect(log).not.toContain(typed);
+
+  expect(await fail2banAddresses()).toEqual(refusals().map((entry) => entry.ip));
+});
+
+it('logs refused client authentication at the token endpoint, throttled or not, and fail2ban reads it', async () => {
+  const token = (ip: string) => call(t.app, 'POST', '/api/v1/oauth/token', { headers: { ...from(ip), 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'grant_type=client_credentials&client_id=grafana&client_secret=guessed-secret' });
+  for (let i = 0; i < CLIENT_AUTH_THROTTLE.limit; i++) expect((await token('192.0.2.9')).status).toBe(401);
+  expect((await token('192.0.2.9')).status).toBe(429);
+
+  const entries = refusals();
+  expect(entries.slice(0, -1).map(({ attempt, reason, ip, detail }) => ({ attempt, reason, ip, detail }))).toEqual(
+    Array.from({ length: CLIENT_AUTH_THROTTLE.limit }, () => ({ attempt: 'client-authentication', reason: 'wrong-credentials', ip: '192.0.2.9', detail: 'Client authentication failed' })),
+  );
+  expect(entries.at(-1)).toMatchObject({ attempt: 'client-authentication', reason: 'throttled', ip: '192.0.2.9' });
+  expect(lines.join('')).not.toContain('guessed-secret');
+  expect(await fail2banAddresses()).toEqual(entries.map(() => '192.0.2.9'));
+});
