@@ -30,6 +30,24 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page).toHaveURL(/\/admin\/users$/);
   const row = page.getByRole('row', { name: new RegExp(person.email) });
   await expect(row).toContainText('never');
+  // The address wraps after its @ or before a dot of its domain, if at all, never inside a word: no piece of
+  // its text spans two lines, at a desktop's width or a phone's (where the table scrolls).
+  const piecesOnTwoLines = () =>
+    row.getByRole('cell').nth(1).evaluate((cell) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      const broken: string[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) broken.push(node.textContent ?? '');
+      }
+      return broken;
+    });
+  for (const width of [1280, 1024, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await piecesOnTwoLines(), `at ${width} px`).toEqual([]);
+  }
+  await expect(row.getByRole('cell').nth(1)).toHaveText(person.email); // copied, it is the address
   await screenshots(page, 'admin-users-list');
 
   const second = await browser.newContext();

@@ -6,6 +6,7 @@ import { PlusIcon } from '../../../ui/icons';
 import { AnchorLink, ButtonLink } from '../../../ui/links';
 import { AdminPage, SearchBox } from '../shared/AdminPage';
 import { DataTable, type Column } from '../shared/DataTable';
+import { EmailAddress } from '../shared/EmailAddress';
 import { longDate, yesNo } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
 
@@ -28,7 +29,7 @@ const COLUMNS: Array<Column<AdminUser>> = [
       </Group>
     ),
   },
-  { header: 'Email', cell: (user) => user.email },
+  { header: 'Email', cell: (user) => <EmailAddress email={user.email} /> },
   { header: 'Is Admin', cell: (user) => yesNo(user.is_admin) },
   { header: 'Created At', cell: (user) => longDate(user.created_at) },
   { header: 'Last Login', cell: (user) => longDate(user.last_login) },
