@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SignInRefusal } from '../../contract/audit';
 
-/** The message of every refused-credential line: what a log watcher (fail2ban, CrowdSec) matches. */
+/** The message of every refused-credential line: what a log watcher (fail2ban) matches. */
 export const REFUSED_ATTEMPT_MESSAGE = 'authentication refused';
 
 export type RefusedAttempt =
