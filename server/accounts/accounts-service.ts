@@ -11,7 +11,7 @@ import type { Notify } from '../mail/security-notice';
 import { logRefusedAttempt } from '../operations/refused-attempts';
 import { describeDevice } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
-import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
+import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
@@ -98,7 +98,7 @@ export class AccountsService {
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
     ];
     const recordedFailures = await this.throttle.check(throttleKeys).catch((error: unknown) => {
-      if (error instanceof AppError && error.statusCode === 429) logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
+      if (isThrottled(error)) logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
       throw error;
     });
     const user = await this.users.findByEmail(email);
@@ -186,17 +186,22 @@ export class AccountsService {
    * The signed-in person changes their password, proving it is them with the current one (ASVS
    * 2.1.5, 2.1.6). Wrong guesses are throttled as sign-ins are; their other sessions end.
    */
-  async changePassword(auth: Authenticated, currentPassword: string, password: string): Promise<void> {
-    await this.provePassword(auth, currentPassword);
+  async changePassword(auth: Authenticated, currentPassword: string, password: string, ip: string | undefined): Promise<void> {
+    await this.provePassword(auth, currentPassword, ip);
     await this.setPassword(auth.userId, password, 'changed', auth.sessionId);
   }
 
   /** The signed-in person proves it is them before a sensitive change; wrong guesses are throttled as sign-ins are. */
-  async provePassword(auth: Authenticated, currentPassword: string): Promise<void> {
+  async provePassword(auth: Authenticated, currentPassword: string, ip: string | undefined): Promise<void> {
+    const refused = (reason: 'wrong-password' | 'throttled') => logRefusedAttempt(this.options.log, { attempt: 'password-check', reason, ip, userId: auth.userId });
     const throttle = accountThrottle(auth.user.email);
-    await this.throttle.check([throttle]);
+    await this.throttle.check([throttle]).catch((error: unknown) => {
+      if (isThrottled(error)) refused('throttled');
+      throw error;
+    });
     const user = await this.users.findById(auth.userId);
     if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
+      refused('wrong-password');
       await this.throttle.recordFailure([throttle]);
       throw AppError.currentPasswordWrong();
     }

@@ -53,7 +53,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.post('/api/v1/auth/password', { onRequest: services.authenticate, schema: { body: changePasswordRequestSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await services.accounts.changePassword(request.auth!, request.body.current_password, request.body.password);
+    await services.accounts.changePassword(request.auth!, request.body.current_password, request.body.password, request.ip);
     await services.audit.record({ kind: 'password-changed', userId: request.auth!.userId, detail: 'changed' satisfies PasswordChange }, requestSource(request));
     return {};
   });

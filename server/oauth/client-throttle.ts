@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../errors';
 import { logRefusedAttempt } from '../operations/refused-attempts';
-import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
+import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import { OAuthError } from './oauth-error';
 
 /** Wrong client secrets allowed per address before client authentication is refused for a while. */
@@ -17,7 +16,7 @@ export function clientAuthThrottle(throttle: FailureThrottle) {
     try {
       await throttle.check(keys);
     } catch (error) {
-      if (error instanceof AppError && error.statusCode === 429) {
+      if (isThrottled(error)) {
         logRefusedAttempt(request.log, { attempt: 'client-authentication', reason: 'throttled', ip: request.ip });
         throw new OAuthError('invalid_request', 'Too many failed client authentications; try again later', 429, undefined, error.headers);
       }

@@ -5,6 +5,9 @@ import { AppError } from '../errors';
 
 export type ThrottleRule = { limit: number; windowSeconds: number };
 
+/** Whether an error is the throttle's refusal (429), not a failure to read it. */
+export const isThrottled = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 429;
+
 /**
  * Counts failures per key in fixed windows, in the database so every replica shares them.
  * Only failures are counted: successful traffic is never slowed.

@@ -28,13 +28,13 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
 
   app.post('/api/v1/auth/two-step/recovery-codes', { onRequest: services.authenticate, schema: { body: newRecoveryCodesSchema, response: { 200: recoveryCodesSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    await accounts.provePassword(request.auth!, request.body.current_password);
+    await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
     const codes = await authenticatorApps.renewRecoveryCodes(request.auth!.user);
     return audit.recordedAnswer(request, { kind: 'recovery-codes-renewed', userId: request.auth!.userId }, codes);
   });
 
   app.delete('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOffSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
-    await accounts.provePassword(request.auth!, request.body.current_password);
+    await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
     const status = await authenticatorApps.turnOff(request.auth!.user, 'self');
     return audit.recordedAnswer(request, { kind: 'two-step-off', userId: request.auth!.userId }, status);
   });

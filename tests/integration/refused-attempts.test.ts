@@ -90,3 +90,17 @@ it('logs refused client authentication at the token endpoint, throttled or not, 
   expect(lines.join('')).not.toContain('guessed-secret');
   expect(await fail2banAddresses()).toEqual(entries.map(() => '192.0.2.9'));
 });
+
+it('logs a wrong current password, asked for before a password change, and the throttle that follows', async () => {
+  const ada = await registerAndLogin(t.app);
+  const change = () => call(t.app, 'POST', '/api/v1/auth/password', { token: ada.access, headers: from('203.0.113.8'), body: { current_password: 'Not-it-1', password: 'Brand-new1' } });
+  for (let i = 0; i < LOGIN_THROTTLE.account.limit; i++) expect((await change()).status).toBe(400);
+  expect((await change()).status).toBe(429);
+
+  expect(refusals().map(({ attempt, reason, ip, userId }) => ({ attempt, reason, ip, userId }))).toEqual([
+    ...Array.from({ length: LOGIN_THROTTLE.account.limit }, () => ({ attempt: 'password-check', reason: 'wrong-password', ip: '203.0.113.8', userId: ada.id })),
+    { attempt: 'password-check', reason: 'throttled', ip: '203.0.113.8', userId: ada.id },
+  ]);
+  expect(lines.join('')).not.toContain('Not-it-1');
+  expect(await fail2banAddresses()).toEqual(refusals().map(() => '203.0.113.8'));
+});
