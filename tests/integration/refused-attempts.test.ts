@@ -15,11 +15,12 @@ const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
 
 let t: TestApp;
 const lines: string[] = [];
-beforeEach(async () => {
+const start = async (trustProxy: string) => {
   lines.length = 0;
-  // Behind a trusted proxy, so each attempt can come from an address of its own.
-  t = await startTestApp({ TRUST_PROXY: 'true' }, { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } });
-});
+  t = await startTestApp({ TRUST_PROXY: trustProxy }, { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } });
+};
+// Behind a trusted proxy, so each attempt can come from an address of its own.
+beforeEach(async () => start('true'));
 afterEach(async () => t.close());
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -103,4 +104,21 @@ it('logs a wrong current password, asked for before a password change, and the t
   ]);
   expect(lines.join('')).not.toContain('Not-it-1');
   expect(await fail2banAddresses()).toEqual(refusals().map(() => '203.0.113.8'));
+});
+
+it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trust, whose address fail2ban would ban', async () => {
+  const cases = [
+    { trust: 'true', warnings: [], loggedIp: '203.0.113.9' },
+    { trust: 'false', warnings: ['TRUST_PROXY is not set'], loggedIp: '127.0.0.1' },
+    { trust: '10.9.8.7', warnings: ["127.0.0.1 is not among TRUST_PROXY's addresses"], loggedIp: '127.0.0.1' },
+  ];
+  for (const { trust, warnings, loggedIp } of cases) {
+    await t.close();
+    await start(trust);
+    const user = await registerAndLogin(t.app, {}, from('203.0.113.9'));
+    await signIn('203.0.113.9', { email: user.email, password: 'Wrong-pass1' });
+    const proxyWarnings = lines.map((line) => JSON.parse(line) as { msg: string }).filter((entry) => entry.msg.includes('X-Forwarded-For'));
+    expect(proxyWarnings.map((entry) => /, but (.*?): /.exec(entry.msg)?.[1]), `TRUST_PROXY=${trust}`).toEqual(warnings);
+    expect(refusals().map((entry) => entry.ip)).toEqual([loggedIp]);
+  }
 });
