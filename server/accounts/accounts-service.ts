@@ -97,10 +97,7 @@ export class AccountsService {
       accountThrottle(email),
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
     ];
-    const recordedFailures = await this.throttle.check(throttleKeys).catch((error: unknown) => {
-      if (isThrottled(error)) logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
-      throw error;
-    });
+    const recordedFailures = await this.checkThrottle(throttleKeys, () => logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip }));
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
     // No actor: whoever tried is not known to be the account's owner.
@@ -195,10 +192,7 @@ export class AccountsService {
   async provePassword(auth: Authenticated, currentPassword: string, ip: string | undefined): Promise<void> {
     const refused = (reason: 'wrong-password' | 'throttled') => logRefusedAttempt(this.options.log, { attempt: 'password-check', reason, ip, userId: auth.userId });
     const throttle = accountThrottle(auth.user.email);
-    await this.throttle.check([throttle]).catch((error: unknown) => {
-      if (isThrottled(error)) refused('throttled');
-      throw error;
-    });
+    await this.checkThrottle([throttle], () => refused('throttled'));
     const user = await this.users.findById(auth.userId);
     if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
       refused('wrong-password');
@@ -213,5 +207,13 @@ export class AccountsService {
     await this.sessions.revokeAllForUser(userId, keepSessionId);
     const owner = await this.users.findById(userId);
     if (owner) this.options.notify(owner, PASSWORD_NOTICES[how]);
+  }
+
+  /** The throttle's check, telling `refused` (the log fail2ban reads) when it says no. */
+  private checkThrottle(keys: Array<[string, ThrottleRule]>, refused: () => void): Promise<Set<string>> {
+    return this.throttle.check(keys).catch((error: unknown) => {
+      if (isThrottled(error)) refused();
+      throw error;
+    });
   }
 }
