@@ -52,6 +52,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       STATIC_DIR: 'dist',
       LOG_LEVEL: 'warn',
+      // As behind a proxy on the same host: a test's own request may say which address it is from.
+      TRUST_PROXY: '127.0.0.1',
       ACCESS_TOKEN_TTL: process.env.E2E_ACCESS_TOKEN_TTL ?? '900',
     },
   },

@@ -93,9 +93,10 @@ export const pageQuerySchema = z.object({
   search: searchField.optional(),
 });
 
-/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`), or of one group of kinds. */
+/** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`), one address's (`ip`), or one group of kinds. */
 export const auditLogQuerySchema = pageQuerySchema.extend({
   user_id: z.string().max(64, 'user_id is at most 64 characters').optional(),
+  ip: z.string().max(64, 'ip is at most 64 characters').optional(),
   group: z.enum(AUDIT_EVENT_GROUP_NAMES, { error: `group must be one of ${AUDIT_EVENT_GROUP_NAMES.join(', ')}` }).optional(),
 });
 

@@ -141,7 +141,7 @@ const userView = createRoute({ getParentRoute: () => adminRoute, path: '/users/v
 const userEdit = createRoute({ getParentRoute: () => adminRoute, path: '/users/edit/$userId', component: () => <EditUserPage userId={userEdit.useParams().userId} /> });
 const userSessions = createRoute({ getParentRoute: () => adminRoute, path: '/user-sessions', validateSearch: pageSearch, component: () => <UserSessionsPage search={userSessions.useSearch()} /> });
 const serviceSessions = createRoute({ getParentRoute: () => adminRoute, path: '/service-sessions', validateSearch: pageSearch, component: () => <ServiceSessionsPage search={serviceSessions.useSearch()} /> });
-const auditLogSearch = pageSearch.extend({ user: z.string().max(64).optional().catch(undefined), group: z.enum(AUDIT_EVENT_GROUP_NAMES).optional().catch(undefined) });
+const auditLogSearch = pageSearch.extend({ user: z.string().max(64).optional().catch(undefined), ip: z.string().max(64).optional().catch(undefined), group: z.enum(AUDIT_EVENT_GROUP_NAMES).optional().catch(undefined) });
 const auditLog = createRoute({ getParentRoute: () => adminRoute, path: '/audit-log', validateSearch: auditLogSearch, component: () => <AuditLogPage search={auditLog.useSearch()} /> });
 const adminScreens = [servicesList, serviceCreate, serviceView, serviceEdit, usersList, userCreate, userView, userEdit, userSessions, serviceSessions, auditLog];
 

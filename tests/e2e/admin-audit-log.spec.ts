@@ -3,9 +3,12 @@ import { E2E_ADMIN } from './global-setup';
 import { E2E_URL } from './support/api';
 import { personOnTheirDevice, screenshots, signIn } from './support/ui';
 
-test('a person sees their recent activity, and an administrator the audit log, narrowed to one account', async ({ page, browser }) => {
+// Where the wrong password comes from, through the proxy the test server trusts (playwright.config.ts).
+const GUESSER = '198.51.100.23';
+
+test('a person sees their recent activity, and an administrator the audit log, narrowed to one address or one account', async ({ page, browser }) => {
   const { person, device, close } = await personOnTheirDevice(browser, 'audited');
-  const wrong = await fetch(`${E2E_URL}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password: 'Not-the-password1' }) });
+  const wrong = await fetch(`${E2E_URL}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': GUESSER }, body: JSON.stringify({ email: person.email, password: 'Not-the-password1' }) });
   expect(wrong.status).toBe(401);
 
   await device.goto('/personal-info');
@@ -28,6 +31,16 @@ test('a person sees their recent activity, and an administrator the audit log, n
   await expect(page.getByRole('row', { name: /Signed in/ })).toHaveCount(0);
   await expect(refused).toHaveCount(1);
   await page.getByLabel('Events').selectOption({ label: 'All events' });
+  await expect(page.getByRole('row', { name: /Signed in/ }).first()).toBeVisible();
+
+  // Everything from the address the wrong password came from: nothing else came from there.
+  await refused.getByRole('link', { name: GUESSER }).click();
+  await expect(page.getByText(`Only events from ${GUESSER}.`)).toBeVisible();
+  await expect(page.getByRole('row', { name: /Signed in/ })).toHaveCount(0);
+  await expect(refused).toHaveCount(1);
+  await screenshots(page, 'admin-audit-log-one-address');
+  await page.getByRole('link', { name: 'Show All' }).click();
+  await expect(page.getByText(`Only events from ${GUESSER}.`)).toHaveCount(0);
   await expect(page.getByRole('row', { name: /Signed in/ }).first()).toBeVisible();
 
   await refused.getByRole('link', { name: person.name }).click();

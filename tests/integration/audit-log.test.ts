@@ -156,4 +156,22 @@ describe('the audit log', () => {
     expect((await as(f.user.access, 'GET', '/api/v1/admin/audit-log')).status).toBe(403);
     expect((await as(undefined, 'GET', '/api/v1/admin/audit-log')).status).toBe(401);
   });
+
+  it('narrows to one address exactly, and its search finds addresses too', async () => {
+    await f.close();
+    f = await startOidcFixture({ TRUST_PROXY: '127.0.0.1' }); // a proxy on the same host
+    const loginFrom = (ip: string, password: string) =>
+      fetch(`${f.issuer}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ email: f.user.email, password }) });
+    expect((await loginFrom('203.0.113.7', 'Wrong-pass1')).status).toBe(401);
+    expect((await loginFrom('203.0.113.70', f.user.password)).status).toBe(200);
+    expect((await loginFrom('2001:db8::7', f.user.password)).status).toBe(200);
+
+    // Exactly that address: not 203.0.113.70.
+    await expect.poll(async () => kinds(await adminLog('&ip=203.0.113.7'))).toEqual(['sign-in-refused: wrong-password']);
+    expect(kinds(await adminLog(`&ip=${encodeURIComponent('2001:db8::7')}`))).toEqual(['signed-in: pwd']);
+    expect(await adminLog('&ip=198.51.100.1')).toEqual([]);
+    expect(kinds(await adminLog('&ip=203.0.113.70&user_id=someone-else')), 'both filters hold').toEqual([]);
+    expect((await adminLog('&search=203.0.113.')).map((event) => event.ip_address).sort()).toEqual(['203.0.113.7', '203.0.113.70']);
+    expect((await admin('GET', `/api/v1/admin/audit-log?ip=${'1'.repeat(65)}`)).status).toBe(400);
+  });
 });

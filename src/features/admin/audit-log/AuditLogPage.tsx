@@ -14,7 +14,7 @@ import { Pager } from '../shared/Pager';
 import { useApiData } from '../shared/use-api-data';
 import { UserCell } from '../shared/UserCell';
 
-export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined; group?: AuditEventGroup | undefined };
+export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined; ip?: string | undefined; group?: AuditEventGroup | undefined };
 const GROUP_LABELS: Record<AuditEventGroup, string> = {
   'sign-ins': 'Sign-ins',
   refusals: 'Refused sign-ins and reused tokens',
@@ -24,7 +24,7 @@ const GROUP_LABELS: Record<AuditEventGroup, string> = {
 const isGroup = (value: string): value is AuditEventGroup => (AUDIT_EVENT_GROUP_NAMES as string[]).includes(value);
 const PAGE_SIZE = 20;
 
-/** Admin › Audit Log: every event, newest first, a page at a time; `user` narrows it to one account. */
+/** Admin › Audit Log: every event, newest first, a page at a time; `user` narrows it to one account, `ip` to one address. */
 export function AuditLogPage({ search }: { search: AuditLogSearch }) {
   const navigate = useNavigate();
   const query = new URLSearchParams({
@@ -32,6 +32,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
     size: String(PAGE_SIZE),
     ...(search.search ? { search: search.search } : {}),
     ...(search.user ? { user_id: search.user } : {}),
+    ...(search.ip ? { ip: search.ip } : {}),
     ...(search.group ? { group: search.group } : {}),
   });
   const { data, loading } = useApiData(`/api/v1/admin/audit-log?${query}`, auditLogPageSchema, { keepPrevious: true });
@@ -57,10 +58,11 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
             void navigate({ to: '/admin/audit-log', search: { ...search, page: 1, group: isGroup(value) ? value : undefined } });
           }}
         />
-        {search.user && (
+        {(search.user || search.ip) && (
           <Text size="sm">
-            Only {account ? account.full_name : 'one account'}&apos;s events.{' '}
-            <AnchorLink to="/admin/audit-log" search={{ ...search, page: 1, user: undefined }} size="sm">
+            Only {search.user ? `${account ? account.full_name : 'one account'}'s events` : 'events'}
+            {search.ip && ` from ${search.ip}`}.{' '}
+            <AnchorLink to="/admin/audit-log" search={{ ...search, page: 1, user: undefined, ip: undefined }} size="sm">
               Show All
             </AnchorLink>
           </Text>
@@ -76,19 +78,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
           { header: 'Event', cell: (event) => <EventCell event={event} /> },
           { header: 'Account', cell: (event) => <AccountCell event={event} /> },
           { header: 'By', cell: (event) => <ActorCell event={event} /> },
-          {
-            header: 'IP + Source',
-            cell: (event) => (
-              <>
-                <Text size="sm">{event.ip_address ?? 'No IP available'}</Text>
-                {event.device_info && (
-                  <Text size="xs" c="dimmed">
-                    {deviceSource(event.device_info)}
-                  </Text>
-                )}
-              </>
-            ),
-          },
+          { header: 'IP + Source', cell: (event) => <SourceCell event={event} search={search} /> },
         ]}
       />
       <Pager page={search.page} totalPages={data?.total_pages ?? 0} onPage={(page) => void navigate({ to: '/admin/audit-log', search: { ...search, page } })} />
@@ -116,6 +106,32 @@ function AccountCell({ event }: { event: AuditEvent }) {
   if (!event.user_id) return <Text size="sm" c="dimmed">None</Text>;
   if (!event.user) return <Text size="sm" c="dimmed">Deleted account</Text>;
   return <UserCell userId={event.user_id} user={event.user} />;
+}
+
+// An address stays whole: the table scrolls sideways instead (global.css breaks words anywhere).
+const WHOLE = { overflowWrap: 'normal' } as const;
+
+/** Where an event came from; its address links to everything else from there. */
+function SourceCell({ event, search }: { event: AuditEvent; search: AuditLogSearch }) {
+  const ip = event.ip_address;
+  return (
+    <>
+      {ip && ip !== search.ip ? (
+        <AnchorLink to="/admin/audit-log" search={{ ...search, page: 1, ip }} size="sm" title={`Only events from ${ip}`} style={WHOLE}>
+          {ip}
+        </AnchorLink>
+      ) : (
+        <Text size="sm" style={WHOLE}>
+          {ip ?? 'No IP available'}
+        </Text>
+      )}
+      {event.device_info && (
+        <Text size="xs" c="dimmed">
+          {deviceSource(event.device_info)}
+        </Text>
+      )}
+    </>
+  );
 }
 
 const ACTORS = { themselves: 'Themselves', 'command line': 'Command line', unknown: 'Unknown' };
