@@ -30,8 +30,8 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page).toHaveURL(/\/admin\/users$/);
   const row = page.getByRole('row', { name: new RegExp(person.email) });
   await expect(row).toContainText('never');
-  // The address wraps after its @ or before a dot of its domain, if at all, never inside a word: no piece of
-  // its text spans two lines, at a desktop's width or a phone's (where the table scrolls).
+  // The address wraps after its @ or before a dot of its domain, if at all, never inside a word:
+  // no piece of its text spans two lines, at a desktop's width or a phone's (the table scrolls).
   const piecesOnTwoLines = () =>
     row.getByRole('cell').nth(1).evaluate((cell) => {
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
