@@ -108,20 +108,17 @@ function AccountCell({ event }: { event: AuditEvent }) {
   return <UserCell userId={event.user_id} user={event.user} />;
 }
 
-// An address stays whole: the table scrolls sideways instead (global.css breaks words anywhere).
-const WHOLE = { overflowWrap: 'normal' } as const;
-
 /** Where an event came from; its address links to everything else from there. */
 function SourceCell({ event, search }: { event: AuditEvent; search: AuditLogSearch }) {
   const ip = event.ip_address;
   return (
     <>
       {ip && ip !== search.ip ? (
-        <AnchorLink to="/admin/audit-log" search={{ ...search, page: 1, ip }} size="sm" title={`Only events from ${ip}`} style={WHOLE}>
+        <AnchorLink to="/admin/audit-log" search={{ ...search, page: 1, ip }} size="sm" title={`Only events from ${ip}`} className="keep-whole">
           {ip}
         </AnchorLink>
       ) : (
-        <Text size="sm" style={WHOLE}>
+        <Text size="sm" className="keep-whole">
           {ip ?? 'No IP available'}
         </Text>
       )}

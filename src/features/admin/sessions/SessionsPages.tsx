@@ -91,7 +91,7 @@ export function ServiceSessionsPage({ search }: { search: PageSearch }) {
               userId={s.user_id}
               user={s.user}
               extra={
-                <Text size="xs" c="dimmed" style={{ overflowWrap: 'normal' }}>
+                <Text size="xs" c="dimmed" className="keep-whole">
                   {s.ip_address ?? 'No IP available'}
                 </Text>
               }

@@ -9,7 +9,7 @@ export function EmailAddress({ email }: { email: string }) {
   const domainStart = email.lastIndexOf('@') + 1;
   const pieces = [email.slice(0, domainStart), ...email.slice(domainStart).split(/(?=\.)/)].filter(Boolean);
   return (
-    <span style={{ overflowWrap: 'normal' }}>
+    <span className="keep-whole">
       {pieces.map((piece, i) => (
         <Fragment key={i}>
           {i > 0 && <wbr />}
