@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,18 +27,24 @@ const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const signIn = (ip: string, body: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body, headers: from(ip) });
 const refusals = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
 
-/** What fail2ban itself finds in the log with the filter we ship: the address of each matched line. */
-async function fail2banAddresses(): Promise<string[]> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'home-guard-log-'));
+/** Runs `work` in a fresh directory, removed afterwards. */
+async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'home-guard-fail2ban-'));
   try {
-    const file = path.join(dir, 'home-guard.log');
-    await writeFile(file, lines.join(''));
-    const { stdout } = await promisify(execFile)('fail2ban-regex', ['-o', 'ip', file, FILTER]);
-    return stdout.split('\n').filter(Boolean);
+    return await work(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** What fail2ban itself finds in the log with the filter we ship: the address of each matched line. */
+const fail2banAddresses = () =>
+  inTempDir(async (dir) => {
+    const file = path.join(dir, 'home-guard.log');
+    await writeFile(file, lines.join(''));
+    const { stdout } = await promisify(execFile)('fail2ban-regex', ['-o', 'ip', file, FILTER]);
+    return stdout.split('\n').filter(Boolean);
+  });
 
 it('logs every refused sign-in with its address and reason, which fail2ban reads with the filter we ship', async () => {
   const admin = await registerAndLogin(t.app);
@@ -121,4 +127,34 @@ it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trus
     expect(proxyWarnings.map((entry) => /, but (.*?): /.exec(entry.msg)?.[1]), `TRUST_PROXY=${trust}`).toEqual(warnings);
     expect(refusals().map((entry) => entry.ip)).toEqual([loggedIp]);
   }
+});
+
+it("loads the README's jail in fail2ban with the filter we ship, each setting as written", async () => {
+  const readme = await readFile('README.md', 'utf8');
+  const jail = /```ini\n(# \/etc\/fail2ban\/jail\.d\/home-guard\.local\n[\s\S]*?)```/.exec(readme)?.[1];
+  expect(jail, "README's jail").toBeDefined();
+  const dump = await inTempDir(async (dir) => {
+    // Debian's configuration with our two files in it, and none of its own jails.
+    const config = path.join(dir, 'fail2ban');
+    await cp('/etc/fail2ban', config, { recursive: true });
+    await rm(path.join(config, 'jail.d'), { recursive: true });
+    await mkdir(path.join(config, 'jail.d'));
+    const log = path.join(dir, 'home-guard.log');
+    await writeFile(log, '');
+    await writeFile(path.join(config, 'jail.d', 'home-guard.local'), jail!.replace('/var/log/home-guard.log', log));
+    await copyFile(FILTER, path.join(config, 'filter.d', 'home-guard.conf'));
+    return (await promisify(execFile)('fail2ban-client', ['-c', config, '-d'])).stdout;
+  });
+  const settings = dump.split('\n').filter((line) => line.startsWith("['set', 'home-guard'"));
+  expect(settings).toEqual(
+    expect.arrayContaining([
+      `['set', 'home-guard', 'addfailregex', '"ip":"<ADDR>".*"msg":"authentication refused"']`,
+      `['set', 'home-guard', 'datepattern', '"time":{LEPOCH}']`,
+      "['set', 'home-guard', 'maxretry', 10]",
+      "['set', 'home-guard', 'findtime', '10m']",
+      "['set', 'home-guard', 'bantime', '1h']",
+    ]),
+  );
+  // The ports the firewall closes: exactly those, nothing of a comment after them.
+  expect(dump).toContain("['port', 'http,https']");
 });
