@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** What the audit log records; the names are the API's, the UI words them. */
 export const AUDIT_EVENT_KINDS = [
   'signed-in',
+  'signed-out',
   'sign-in-refused',
   'password-changed',
   'two-step-on',
@@ -27,7 +28,7 @@ export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
 
 /** The kinds the admin's Audit Log can be narrowed to, by what an administrator looks for. */
 export const AUDIT_EVENT_GROUPS = {
-  'sign-ins': ['signed-in', 'service-signed-in'],
+  'sign-ins': ['signed-in', 'signed-out', 'service-signed-in'],
   refusals: ['sign-in-refused', 'token-reused'],
   accounts: ['password-changed', 'two-step-on', 'two-step-off', 'recovery-codes-renewed', 'account-created', 'account-changed', 'account-disabled', 'account-enabled', 'account-deleted', 'user-session-revoked', 'service-session-revoked'],
   services: ['service-created', 'service-changed', 'service-turned-on', 'service-turned-off', 'service-credentials-regenerated'],

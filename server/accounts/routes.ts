@@ -49,7 +49,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
 
   // Sign-out ends the session on the server too; the refresh token names it (like /refresh).
   app.post('/api/v1/auth/logout', { schema: { body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await services.sessions.endByRefreshToken(requireBearer(request));
+    const userId = await services.sessions.endByRefreshToken(requireBearer(request));
+    if (userId) await services.audit.record({ kind: 'signed-out', userId }, { ...requestSource(request), actorId: userId });
     return {};
   });
 

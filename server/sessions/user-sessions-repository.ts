@@ -96,10 +96,12 @@ export class UserSessionsRepository {
   }
 
   /** Revokes a session and withdraws every token it still has. */
-  async revoke(sessionId: string, now: number): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  /** Ends a session and withdraws its tokens; answers whether it was still open. */
+  async revoke(sessionId: string, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
       await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', '=', sessionId).where('rotated_at', 'is', null).execute();
+      return ended.numUpdatedRows > 0n;
     });
   }
 

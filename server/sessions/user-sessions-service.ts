@@ -108,10 +108,14 @@ export class UserSessionsService {
     return Math.min(now + this.policy.refreshTokenTtlSeconds * 1000, issuedAt + this.policy.sessionMaxAgeSeconds * 1000);
   }
 
-  /** Signing out: the session of this refresh token ends (an unknown token changes nothing). */
-  async endByRefreshToken(refreshToken: string): Promise<void> {
+  /**
+   * Signing out: the session of this refresh token ends (an unknown token changes nothing).
+   * Answers whose session it ended, or null when it had already ended.
+   */
+  async endByRefreshToken(refreshToken: string): Promise<string | null> {
     const token = await this.sessions.findPresentedToken(refreshToken);
-    if (token) await this.sessions.revoke(token.session_id, this.clock());
+    if (!token || !(await this.sessions.revoke(token.session_id, this.clock()))) return null;
+    return (await this.sessions.findById(token.session_id))?.user_id ?? null;
   }
 
   /** Checks an access token against its signature, expiry, the live session and the user. */
@@ -147,8 +151,8 @@ export class UserSessionsService {
     await this.sessions.revoke(sessionId, this.clock());
   }
 
-  revoke(sessionId: string): Promise<void> {
-    return this.sessions.revoke(sessionId, this.clock());
+  async revoke(sessionId: string): Promise<void> {
+    await this.sessions.revoke(sessionId, this.clock());
   }
 
   /** Signs the person out everywhere but this device (a stranger may hold another); answers how many. */

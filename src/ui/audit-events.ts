@@ -16,6 +16,8 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
   switch (event.kind) {
     case 'signed-in':
       return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
+    case 'signed-out':
+      return 'Signed out';
     case 'sign-in-refused':
       return `Sign-in refused: ${REFUSALS[detail] ?? 'refused'}`;
     case 'password-changed':

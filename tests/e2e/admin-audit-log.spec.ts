@@ -6,7 +6,7 @@ import { personOnTheirDevice, screenshots, signIn } from './support/ui';
 // Where the wrong password comes from, through the proxy the test server trusts (playwright.config.ts).
 const GUESSER = '198.51.100.23';
 
-test('a person sees their recent activity, and an administrator the audit log, narrowed to one address or one account', async ({ page, browser }) => {
+test('a person sees their recent activity, signs out, and an administrator sees it all in the audit log, narrowed to one address or one account', async ({ page, browser }) => {
   const { person, device, close } = await personOnTheirDevice(browser, 'audited');
   const wrong = await fetch(`${E2E_URL}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': GUESSER }, body: JSON.stringify({ email: person.email, password: 'Not-the-password1' }) });
   expect(wrong.status).toBe(401);
@@ -17,6 +17,9 @@ test('a person sees their recent activity, and an administrator the audit log, n
   await expect(activity.getByText('Signed in', { exact: true }).first()).toBeVisible();
   await expect(activity.getByText(/Linux, Chrom/).first()).toBeVisible();
   await screenshots(device, 'personal-info-recent-activity');
+  await device.goto('/');
+  await device.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(device.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 
   await page.goto(`/auth/login?from=${encodeURIComponent('/admin/audit-log')}`);
   await signIn(page, E2E_ADMIN);
@@ -26,9 +29,10 @@ test('a person sees their recent activity, and an administrator the audit log, n
   const refused = page.getByRole('row', { name: /Sign-in refused: wrong password/ });
   await expect(refused).toHaveCount(1);
   await expect(refused.getByRole('link', { name: person.name })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Signed out/ })).toHaveCount(1);
   await screenshots(page, 'admin-audit-log');
   await page.getByLabel('Events').selectOption({ label: 'Refused sign-ins and reused tokens' });
-  await expect(page.getByRole('row', { name: /Signed in/ })).toHaveCount(0);
+  await expect(page.getByRole('row', { name: /Signed in|Signed out/ })).toHaveCount(0);
   await expect(refused).toHaveCount(1);
   await page.getByLabel('Events').selectOption({ label: 'All events' });
   await expect(page.getByRole('row', { name: /Signed in/ }).first()).toBeVisible();

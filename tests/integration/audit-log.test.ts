@@ -126,6 +126,22 @@ describe('the audit log', () => {
     expect(reused.every((event) => event.user?.full_name === 'Olivia Ident' && event.actor_id === null && event.ip_address === '127.0.0.1')).toBe(true);
   });
 
+  it('records a person signing out of their device once, and nothing for a token that ends no session', async () => {
+    const { refresh } = (await (await login(f.user.email, f.user.password)).json()) as { refresh: string };
+    const signOut = (token: string) =>
+      fetch(`${f.issuer}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': FIREFOX }, body: '{}' });
+    expect((await signOut(refresh)).status).toBe(200);
+    expect((await signOut(refresh)).status).toBe(200); // already signed out
+    expect((await signOut('not-a-token')).status).toBe(200);
+    expect((await as(refresh, 'POST', '/api/v1/auth/refresh', {})).status).toBe(401);
+
+    const signedOut = (await adminLog('&group=sign-ins')).filter((event) => event.kind === 'signed-out');
+    expect(signedOut).toHaveLength(1);
+    expect(signedOut[0]).toMatchObject({ user: { full_name: 'Olivia Ident' }, actor_id: signedOut[0]!.user_id, ip_address: '127.0.0.1' });
+    expect(describeDevice(signedOut[0]!.device_info!)).toBe('Firefox on Linux');
+    expect(kinds(await ownActivity(f.user.access))[0]).toBe('signed-out');
+  });
+
   it('is for administrators only, a page at a time, and refuses bad queries', async () => {
     for (let i = 0; i < 3; i++) await login(f.user.email, f.user.password);
     const firstPage = await admin('GET', '/api/v1/admin/audit-log?page=1&size=2');

@@ -16,7 +16,7 @@ import { UserCell } from '../shared/UserCell';
 
 export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined; ip?: string | undefined; group?: AuditEventGroup | undefined };
 const GROUP_LABELS: Record<AuditEventGroup, string> = {
-  'sign-ins': 'Sign-ins',
+  'sign-ins': 'Sign-ins and sign-outs',
   refusals: 'Refused sign-ins and reused tokens',
   accounts: 'Changes to accounts',
   services: 'Changes to services',
