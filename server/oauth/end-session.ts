@@ -17,21 +17,25 @@ export class EndSession {
     private readonly clock: () => number,
   ) {}
 
-  async end(request: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null }> {
+  /** Answers the end-session response, and which service session it ended (for the audit log). */
+  async end(request: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null; ended: { userId: string; serviceId: string } | null }> {
     const hint = request.id_token_hint ? await this.hints.read(request.id_token_hint) : null;
     const clientId = request.client_id ?? hint?.aud[0];
     const service = clientId ? await this.services.findByClientId(clientId) : undefined;
-    if (hint && service && !hint.aud.includes(service.client_id)) return { redirect_to: null, subject: null };
+    if (hint && service && !hint.aud.includes(service.client_id)) return { redirect_to: null, subject: null, ended: null };
 
+    let ended: { userId: string; serviceId: string } | null = null;
     if (hint?.sid && service) {
       const session = await this.serviceSessions.findSession(hint.sid);
-      if (session && session.service_id === service.id && session.user_id === hint.sub) await this.serviceSessions.revokeSession(session.id, this.clock());
+      if (session && session.service_id === service.id && session.user_id === hint.sub && (await this.serviceSessions.revokeSession(session.id, this.clock()))) {
+        ended = { userId: session.user_id, serviceId: service.id };
+      }
     }
     let redirectTo: string | null = null;
     if (service && request.post_logout_redirect_uri) {
       const allowed = [...(JSON.parse(service.redirect_uris) as string[]), ...(JSON.parse(service.post_logout_redirect_uris) as string[])];
       if (allowed.includes(request.post_logout_redirect_uri)) redirectTo = redirectWith(request.post_logout_redirect_uri, { state: request.state });
     }
-    return { redirect_to: redirectTo, subject: hint?.sub ?? null };
+    return { redirect_to: redirectTo, subject: hint?.sub ?? null, ended };
   }
 }

@@ -113,7 +113,10 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return noStore(reply).code(200).send();
   });
 
-  app.post('/api/v1/oauth/end-session', { schema: { body: endSessionRequestSchema, response: { 200: endSessionResponseSchema, ...errors } } }, async (request) =>
-    oauth.endSession.end(request.body),
-  );
+  // The person signs out of a service there; the service sends them here to end its session.
+  app.post('/api/v1/oauth/end-session', { schema: { body: endSessionRequestSchema, response: { 200: endSessionResponseSchema, ...errors } } }, async (request) => {
+    const { ended, ...answer } = await oauth.endSession.end(request.body);
+    if (ended) await services.audit.record({ kind: 'service-session-revoked', userId: ended.userId, serviceId: ended.serviceId }, { ...requestSource(request), actorId: ended.userId });
+    return answer;
+  });
 };

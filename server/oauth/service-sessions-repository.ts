@@ -93,8 +93,10 @@ export class ServiceSessionsRepository {
   }
 
   /** Ends a service session: every token it issued stops working at once. */
-  async revokeSession(id: string, now: number): Promise<void> {
-    await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  /** Ends a service session; answers whether it was still open. */
+  async revokeSession(id: string, now: number): Promise<boolean> {
+    const ended = await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    return ended.numUpdatedRows > 0n;
   }
 
   async revokeToken(tokenKey: string): Promise<void> {

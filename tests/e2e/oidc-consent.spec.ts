@@ -265,6 +265,15 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
   await page.goto(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: APP_CALLBACK, state: 'bye' }).href);
   await expect(page.getByRole('heading', { name: 'You have signed out' })).toBeVisible();
   expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+
+  // Both ends are in the person's recent activity: the app's session, and Home Guard on this device.
+  // In a new tab: headless Chromium drops mouse input to a tab whose launch of an app was refused.
+  const home = await page.context().newPage();
+  await home.goto('/personal-info');
+  await signIn(home, person);
+  const activity = home.getByRole('list', { name: 'Recent activity' });
+  await expect(activity.getByText('Signed out of Immich')).toBeVisible();
+  await expect(activity.getByText('Signed out', { exact: true })).toBeVisible();
 });
 
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {

@@ -142,6 +142,24 @@ describe('the audit log', () => {
     expect(kinds(await ownActivity(f.user.access))[0]).toBe('signed-out');
   });
 
+  it('records a service ending its session when the person signs out there, once', async () => {
+    const service = await f.createService({ name: 'Outline' });
+    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const callback = new URL((await as(f.user.access, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams))).body.redirect_to);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
+
+    const endSession = () => as(undefined, 'POST', '/api/v1/oauth/end-session', { id_token_hint: tokens.id_token });
+    expect((await endSession()).body).toEqual({ redirect_to: null, subject: tokens.claims()!.sub });
+    expect((await endSession()).status).toBe(200); // already ended
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const ended = (await adminLog()).filter((event) => event.kind === 'service-session-revoked');
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ user_id: tokens.claims()!.sub, user: { full_name: 'Olivia Ident' }, actor_id: tokens.claims()!.sub, service: { name: 'Outline' }, ip_address: '127.0.0.1' });
+  });
+
   it('is for administrators only, a page at a time, and refuses bad queries', async () => {
     for (let i = 0; i < 3; i++) await login(f.user.email, f.user.password);
     const firstPage = await admin('GET', '/api/v1/admin/audit-log?page=1&size=2');
