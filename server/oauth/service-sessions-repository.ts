@@ -92,8 +92,7 @@ export class ServiceSessionsRepository {
     });
   }
 
-  /** Ends a service session: every token it issued stops working at once. */
-  /** Ends a service session; answers whether it was still open. */
+  /** Ends a service session: every token it issued stops working at once. Answers whether it was still open. */
   async revokeSession(id: string, now: number): Promise<boolean> {
     const ended = await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
     return ended.numUpdatedRows > 0n;

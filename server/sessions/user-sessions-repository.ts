@@ -95,8 +95,7 @@ export class UserSessionsRepository {
       .execute();
   }
 
-  /** Revokes a session and withdraws every token it still has. */
-  /** Ends a session and withdraws its tokens; answers whether it was still open. */
+  /** Revokes a session and withdraws every token it still has; answers whether it was still open. */
   async revoke(sessionId: string, now: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
