@@ -274,6 +274,7 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
   const activity = home.getByRole('list', { name: 'Recent activity' });
   await expect(activity.getByText('Signed out of Immich')).toBeVisible();
   await expect(activity.getByText('Signed out', { exact: true })).toBeVisible();
+  await screenshots(home, 'personal-info-activity-after-signing-out');
 });
 
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {
