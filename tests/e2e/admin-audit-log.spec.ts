@@ -24,7 +24,7 @@ test('a person sees their recent activity, signs out, and an administrator sees 
   await page.goto(`/auth/login?from=${encodeURIComponent('/admin/audit-log')}`);
   await signIn(page, E2E_ADMIN);
   await expect(page.getByRole('heading', { name: 'Audit Log' })).toBeVisible();
-  await expect(page.getByText('Sign-ins, refused sign-ins and changes to accounts and services, kept for 90 days.')).toBeVisible();
+  await expect(page.getByText('Sign-ins and sign-outs, refused sign-ins and changes to accounts and services, kept for 90 days.')).toBeVisible();
   await page.getByLabel('Search').fill(person.name);
   const refused = page.getByRole('row', { name: /Sign-in refused: wrong password/ });
   await expect(refused).toHaveCount(1);

@@ -45,7 +45,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
   return (
     <AdminPage title="Audit Log">
       <Text c="dimmed" size="sm">
-        Sign-ins, refused sign-ins and changes to accounts and services{data && `, kept for ${data.kept_days === 1 ? 'a day' : `${data.kept_days} days`}`}.
+        Sign-ins and sign-outs, refused sign-ins and changes to accounts and services{data && `, kept for ${data.kept_days === 1 ? 'a day' : `${data.kept_days} days`}`}.
       </Text>
       <Group gap="md">
         <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/audit-log', search: { ...search, page: 1, search: text || undefined } })} />
