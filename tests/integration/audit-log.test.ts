@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../contract/audit';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { describeDevice } from '../../server/sessions/device-info';
-import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
 beforeEach(async () => {
@@ -20,15 +20,6 @@ const login = (email: string, password: string, code?: string) =>
 const adminLog = async (query = '') => (await admin('GET', `/api/v1/admin/audit-log?size=100${query}`)).body.items as AuditEvent[];
 const kinds = (events: AuditEvent[]) => events.map((event) => (event.detail === null ? event.kind : `${event.kind}: ${event.detail}`));
 const ownActivity = async (token: string) => (await as(token, 'GET', '/api/v1/auth/activity')).body.items as AuditEvent[];
-const discover = (service: { clientId: string; clientSecret: string }) =>
-  client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
-/** The fixture's person signs in to a service, which exchanges the code as its relying party would. */
-async function signInToService(config: client.Configuration) {
-  const verifier = client.randomPKCECodeVerifier();
-  const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-  const callback = new URL((await as(f.user.access, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams))).body.redirect_to);
-  return { callback, verifier, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
-}
 
 describe('the audit log', () => {
   it('records a person\'s sign-ins, refused ones and security changes, which they see of their own account', async () => {
@@ -98,7 +89,7 @@ describe('the audit log', () => {
 
     // A service, and a person signing in to it.
     const service = await f.createService({ name: 'Gitea' });
-    await signInToService(await discover(service));
+    await f.signInToService(await f.relyingParty(service));
     expect((await admin('POST', `/api/v1/admin/api-services/${service.id}/credentials`, {})).status).toBe(200);
     expect((await admin('PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, {})).status).toBe(200);
     const serviceEvents = (await adminLog('&search=gitea')).filter((event) => event.service_id === service.id);
@@ -112,10 +103,10 @@ describe('the audit log', () => {
     f.t.advance(31_000); // past the grace for an answer lost on the way
     expect((await as(first.refresh, 'POST', '/api/v1/auth/refresh', {})).status).toBe(401);
 
-    const config = await discover(await f.createService({ name: 'Immich' }));
-    const byCode = await signInToService(config);
+    const config = await f.relyingParty(await f.createService({ name: 'Immich' }));
+    const byCode = await f.signInToService(config);
     await expect(client.authorizationCodeGrant(config, byCode.callback, { pkceCodeVerifier: byCode.verifier })).rejects.toMatchObject({ error: 'invalid_grant' });
-    const { tokens } = await signInToService(config);
+    const { tokens } = await f.signInToService(config);
     await client.refreshTokenGrant(config, tokens.refresh_token!);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
 
@@ -142,8 +133,8 @@ describe('the audit log', () => {
   });
 
   it('records a service ending its session when the person signs out there, once', async () => {
-    const config = await discover(await f.createService({ name: 'Outline' }));
-    const { tokens } = await signInToService(config);
+    const config = await f.relyingParty(await f.createService({ name: 'Outline' }));
+    const { tokens } = await f.signInToService(config);
 
     const endSession = () => as(undefined, 'POST', '/api/v1/oauth/end-session', { id_token_hint: tokens.id_token });
     expect((await endSession()).body).toEqual({ redirect_to: null, subject: tokens.claims()!.sub });

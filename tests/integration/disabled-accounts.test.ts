@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountsService } from '../../server/accounts/accounts-service';
 import { UsersRepository } from '../../server/accounts/users-repository';
 import type { Authenticated, UserSessionsService } from '../../server/sessions/user-sessions-service';
-import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
 beforeEach(async () => {
@@ -18,12 +18,8 @@ const sessionsOf = async (userId: string) => (await f.t.db.selectFrom('user_sess
 
 /** The user signed in to a service: its tokens, from a real code exchange. */
 async function signedInToService() {
-  const service = await f.createService();
-  const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
-  const verifier = client.randomPKCECodeVerifier();
-  const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-  const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams), f.user.access);
-  const tokens = await client.authorizationCodeGrant(config, new URL(answer.body.redirect_to), { pkceCodeVerifier: verifier });
+  const config = await f.relyingParty(await f.createService());
+  const { tokens } = await f.signInToService(config, { scope: 'openid email offline_access' });
   return { config, tokens, sub: tokens.claims()!.sub };
 }
 

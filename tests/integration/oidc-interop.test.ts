@@ -21,7 +21,7 @@ async function allow(authorizationUrl: URL, token = f.user.access): Promise<URL>
 describe('a real relying party (openid-client)', () => {
   it('discovers, signs in with PKCE, state and nonce, reads userinfo, refreshes, revokes', async () => {
     const service = await f.createService();
-    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const config = await f.relyingParty(service);
     expect(config.serverMetadata().issuer).toBe(f.issuer);
 
     const verifier = client.randomPKCECodeVerifier();
@@ -65,12 +65,8 @@ describe('a real relying party (openid-client)', () => {
 
   it('says in amr how the sign-in proved who it was (RFC 8176), and a refresh keeps saying it', async () => {
     const service = await f.createService();
-    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
-    const signInWith = async (token: string) => {
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-      return client.authorizationCodeGrant(config, await allow(url, token), { pkceCodeVerifier: verifier });
-    };
+    const config = await f.relyingParty(service);
+    const signInWith = async (token: string) => (await f.signInToService(config, { token })).tokens;
     expect((await signInWith(f.user.access)).claims()!.amr).toEqual(['pwd']);
 
     // Two-step sign-in on: a sign-in with the app's code, and one with a recovery code.
@@ -93,14 +89,10 @@ describe('a real relying party (openid-client)', () => {
 
   it('tells a service that asks for scope groups the groups an administrator put the person in, and only then', async () => {
     const service = await f.createService({ scopes: ['openid', 'email', 'groups', 'offline_access'] });
-    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const config = await f.relyingParty(service);
     expect(config.serverMetadata().scopes_supported).toContain('groups');
     expect(config.serverMetadata().claims_supported).toContain('groups');
-    const signIn = async (scope: string) => {
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-      return client.authorizationCodeGrant(config, await allow(url), { pkceCodeVerifier: verifier });
-    };
+    const signIn = async (scope: string) => (await f.signInToService(config, { scope })).tokens;
 
     const none = await signIn('openid groups');
     expect(none.claims()!.groups, 'in no group: an empty list').toEqual([]);
@@ -121,7 +113,7 @@ describe('a real relying party (openid-client)', () => {
   it("sends a mobile app back to its own scheme (RFC 8252), as Immich's app asks", async () => {
     const APP_CALLBACK = 'app.immich:///oauth-callback';
     const service = await f.createService({ redirect_uris: [CALLBACK, APP_CALLBACK] });
-    const config = await client.discovery(new URL(f.issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
+    const config = await f.relyingParty(service);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });

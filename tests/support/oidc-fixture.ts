@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as client from 'openid-client';
 import { verifyThroughApi } from '../e2e/support/api';
 import { freePort } from './server-process';
 import { startTestApp, type TestApp } from './test-app';
@@ -11,8 +12,17 @@ export type OidcFixture = {
   adminToken: string;
   user: { email: string; password: string; name: string; access: string };
   createService(overrides?: Record<string, unknown>): Promise<{ id: string; clientId: string; clientSecret: string }>;
+  /** The service's relying party, as openid-client discovers it (plain HTTP allowed: the issuer is on loopback). */
+  relyingParty(service: { clientId: string; clientSecret: string }): Promise<client.Configuration>;
+  /**
+   * Signs in to a service as its relying party would: PKCE, the code asked for with `token` (the
+   * user's by default), then exchanged. The callback and verifier are there to replay the code.
+   */
+  signInToService(config: client.Configuration, options?: { scope?: string; token?: string }): Promise<ServiceSignIn>;
   close(): Promise<void>;
 };
+
+export type ServiceSignIn = { callback: URL; verifier: string; tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>> };
 
 export const CALLBACK = 'http://127.0.0.1:9/callback';
 
@@ -60,6 +70,15 @@ export async function startOidcFixture(env: Record<string, string> = {}): Promis
       }, adminToken);
       if (created.status !== 200) throw new Error(`creating the service failed: ${JSON.stringify(created.body)}`);
       return { id: created.body.id, clientId: created.body.credentials.client_id, clientSecret: created.body.credentials.client_secret };
+    },
+    relyingParty: (service) => client.discovery(new URL(issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] }),
+    async signInToService(config, { scope = 'openid offline_access', token = access } = {}) {
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+      const answer = await json(issuer, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams), token);
+      if (answer.status !== 200) throw new Error(`code request refused: ${JSON.stringify(answer.body)}`);
+      const callback = new URL(answer.body.redirect_to);
+      return { callback, verifier, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
     },
     close: () => t.close(),
   };
