@@ -10,14 +10,6 @@ beforeEach(async () => {
 });
 afterEach(async () => f.close());
 
-/** The consent screen's part, done through its API: the signed-in user allows the request. */
-async function allow(authorizationUrl: URL, token = f.user.access): Promise<URL> {
-  const params = Object.fromEntries(authorizationUrl.searchParams);
-  const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, token);
-  if (answer.status !== 200) throw new Error(`code request refused: ${JSON.stringify(answer.body)}`);
-  return new URL(answer.body.redirect_to);
-}
-
 describe('a real relying party (openid-client)', () => {
   it('discovers, signs in with PKCE, state and nonce, reads userinfo, refreshes, revokes', async () => {
     const service = await f.createService();
@@ -36,7 +28,7 @@ describe('a real relying party (openid-client)', () => {
       nonce,
     });
     expect(url.origin + url.pathname).toBe(`${f.issuer}/auth`);
-    const callback = await allow(url);
+    const callback = await f.allow(url);
     expect(callback.searchParams.get('iss')).toBe(f.issuer);
 
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
@@ -117,7 +109,7 @@ describe('a real relying party (openid-client)', () => {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
-    const callback = await allow(url);
+    const callback = await f.allow(url);
     expect(callback.href.startsWith(`${APP_CALLBACK}?`)).toBe(true);
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
     expect(tokens.claims()).toMatchObject({ aud: service.clientId, email: f.user.email });
@@ -133,7 +125,7 @@ describe('a real relying party (openid-client)', () => {
     const config = await client.discovery(new URL(f.issuer), service.clientId, { client_secret: service.clientSecret, id_token_signed_response_alg: 'ES256' }, client.ClientSecretPost(service.clientSecret), { execute: [client.allowInsecureRequests] });
     const verifier = client.randomPKCECodeVerifier();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-    const tokens = await client.authorizationCodeGrant(config, await allow(url), { pkceCodeVerifier: verifier });
+    const tokens = await client.authorizationCodeGrant(config, await f.allow(url), { pkceCodeVerifier: verifier });
     expect(JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString()).alg).toBe('ES256');
     expect(tokens.claims()!.email).toBeUndefined();
   });

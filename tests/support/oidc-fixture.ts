@@ -14,6 +14,8 @@ export type OidcFixture = {
   createService(overrides?: Record<string, unknown>): Promise<{ id: string; clientId: string; clientSecret: string }>;
   /** The service's relying party, as openid-client discovers it (plain HTTP allowed: the issuer is on loopback). */
   relyingParty(service: { clientId: string; clientSecret: string }): Promise<client.Configuration>;
+  /** The consent screen's part, done through its API: the holder of `token` (the user by default) allows the request; answers the callback with its code. */
+  allow(authorizationUrl: URL, token?: string): Promise<URL>;
   /**
    * Signs in to a service as its relying party would: PKCE, the code asked for with `token` (the
    * user's by default), then exchanged. The callback and verifier are there to replay the code.
@@ -54,6 +56,11 @@ export async function startOidcFixture(env: Record<string, string> = {}): Promis
   const adminToken = await login({ name: 'Admin', email: 'admin@oidc.test', password: 'Admin-pass1' });
   const person = { name: 'Olivia Ident', email: 'olivia@oidc.test', password: 'Olivia-pass1' };
   const access = await login(person);
+  const allow = async (authorizationUrl: URL, token = access) => {
+    const answer = await json(issuer, 'POST', '/api/v1/oauth/code', Object.fromEntries(authorizationUrl.searchParams), token);
+    if (answer.status !== 200) throw new Error(`code request refused: ${JSON.stringify(answer.body)}`);
+    return new URL(answer.body.redirect_to);
+  };
   return {
     t,
     issuer,
@@ -72,12 +79,11 @@ export async function startOidcFixture(env: Record<string, string> = {}): Promis
       return { id: created.body.id, clientId: created.body.credentials.client_id, clientSecret: created.body.credentials.client_secret };
     },
     relyingParty: (service) => client.discovery(new URL(issuer), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] }),
+    allow,
     async signInToService(config, { scope = 'openid offline_access', token = access } = {}) {
       const verifier = client.randomPKCECodeVerifier();
       const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-      const answer = await json(issuer, 'POST', '/api/v1/oauth/code', Object.fromEntries(url.searchParams), token);
-      if (answer.status !== 200) throw new Error(`code request refused: ${JSON.stringify(answer.body)}`);
-      const callback = new URL(answer.body.redirect_to);
+      const callback = await allow(url, token);
       return { callback, verifier, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
     },
     close: () => t.close(),
