@@ -39,7 +39,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('credentials.json');
   expect(JSON.parse(readFileSync((await download.path())!, 'utf8'))).toEqual({ client_id: clientId, client_secret: secret });
-  await modal.getByRole('button', { name: 'Close' }).click();
+  await modal.getByRole('button', { name: 'Close', exact: true }).click();
 
   await expect(page).toHaveURL(/\/admin\/api-services$/);
   const row = page.getByRole('row', { name: new RegExp(name) });
@@ -84,7 +84,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.getByRole('button', { name: 'Update' }).click();
   const updated = page.getByRole('dialog', { name: 'Service Updated' });
   await expect(updated.getByText('Service has updated successfully!')).toBeVisible();
-  await updated.getByRole('button', { name: 'Close' }).click();
+  await updated.getByRole('button', { name: 'Close', exact: true }).click();
   await page.goto(page.url().replace('/edit/', '/view/'));
   await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
   await expect(page.getByText('app.paperless:///oauth-callback')).toBeVisible();
@@ -117,7 +117,7 @@ test('an administrator adds a public client: no secret to copy or regenerate, un
   const downloading = page.waitForEvent('download');
   await modal.getByRole('button', { name: 'Download' }).click();
   expect(JSON.parse(readFileSync((await (await downloading).path())!, 'utf8'))).toEqual({ client_id: clientId });
-  await modal.getByRole('button', { name: 'Close' }).click();
+  await modal.getByRole('button', { name: 'Close', exact: true }).click();
 
   await page.getByRole('row', { name: new RegExp(clientId) }).getByRole('link', { name }).click();
   await expect(page.getByText('None: a public client, which must use PKCE')).toBeVisible();
@@ -131,7 +131,7 @@ test('an administrator adds a public client: no secret to copy or regenerate, un
   await expect(page.getByText('Turned off, it needs new credentials: regenerate them on its page')).toBeVisible();
   await publicClient.uncheck();
   await page.getByRole('button', { name: 'Update' }).click();
-  await page.getByRole('dialog', { name: 'Service Updated' }).getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('dialog', { name: 'Service Updated' }).getByRole('button', { name: 'Close', exact: true }).click();
   await page.goto(page.url().replace('/edit/', '/view/'));
   await page.getByRole('button', { name: 'Regenerate Credentials' }).click();
   await page.getByRole('dialog', { name: 'Regenerate credentials?' }).getByRole('button', { name: 'Regenerate' }).click();

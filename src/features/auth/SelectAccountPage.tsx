@@ -42,7 +42,7 @@ export function SelectAccountPage({ search }: { search: FromSearch }) {
         {registrationOpen !== false && (
           <>
             {' '}
-            <AnchorLink to="/auth/register" search={search} size="xs">
+            <AnchorLink to="/auth/register" search={search} size="xs" fw={600}>
               Create an account
             </AnchorLink>
           </>

@@ -2,9 +2,10 @@ import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { ButtonLink } from '../../ui/links';
 import { LockIcon } from '../../ui/icons';
 
+/** Shown by the root route, outside the signed-in shell: it is the page's main landmark itself. */
 export function NotFoundPage() {
   return (
-    <Center mih="60dvh" p="md">
+    <Center component="main" mih="60dvh" p="md">
       <Stack align="center" ta="center" gap="sm">
         <Title order={1}>404 - Not Found</Title>
         <Text c="dimmed">There is no page at this address.</Text>

@@ -17,7 +17,7 @@ function AccountMenu() {
   return (
     <Menu position="bottom-end" width={240} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label="Account menu">
+        <UnstyledButton aria-label={name ? `${name}, account menu` : 'Account menu'}>
           <Group gap="xs" wrap="nowrap">
             <AccountAvatar src={profile?.profile_picture ?? activeAccount?.profilePicture} name={name} decorative radius="xl" size={34} />
             <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>

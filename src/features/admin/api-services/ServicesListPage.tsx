@@ -36,7 +36,7 @@ export function ServicesListPage({ search }: { search: { search?: string | undef
       }
     >
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/api-services', search: { search: text || undefined } })} />
-      <DataTable rows={data?.items} columns={COLUMNS} loading={loading} empty="No services found." />
+      <DataTable label="API Services" rows={data?.items} columns={COLUMNS} loading={loading} empty="No services found." />
     </AdminPage>
   );
 }

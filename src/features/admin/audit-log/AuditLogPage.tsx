@@ -69,6 +69,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
         )}
       </Group>
       <DataTable
+        label="Audit log"
         rows={data?.items}
         loading={loading}
         empty="No events found."

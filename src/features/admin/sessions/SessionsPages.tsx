@@ -39,7 +39,7 @@ function SessionsScreen<T extends SessionRow>(props: {
   return (
     <AdminPage title={title}>
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to, search: { page: 1, search: text || undefined } })} />
-      <SessionsTable rows={data?.items} loading={loading} revokePath={`${api}/revoke`} onRevoked={reload} columns={columns} />
+      <SessionsTable label={title} rows={data?.items} loading={loading} revokePath={`${api}/revoke`} onRevoked={reload} columns={columns} />
       <Pager page={search.page} totalPages={data?.total_pages ?? 0} onPage={(page) => void navigate({ to, search: { ...search, page } })} />
     </AdminPage>
   );

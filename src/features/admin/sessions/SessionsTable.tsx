@@ -27,7 +27,7 @@ export function SessionStatus({ session }: { session: SessionRow }) {
 }
 
 /** A paged session table with per-row revoke; after every revoke attempt the page reloads. */
-export function SessionsTable<T extends SessionRow>({ rows, loading, columns, revokePath, onRevoked }: { rows: T[] | undefined; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
+export function SessionsTable<T extends SessionRow>({ label, rows, loading, columns, revokePath, onRevoked }: { label: string; rows: T[] | undefined; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
   const session = useSession();
   const [revoking, setRevoking] = useState<string | null>(null);
   const revoke = async (id: string) => {
@@ -56,5 +56,5 @@ export function SessionsTable<T extends SessionRow>({ rows, loading, columns, re
       ),
     },
   ];
-  return <DataTable rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} />;
+  return <DataTable label={label} rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} />;
 }

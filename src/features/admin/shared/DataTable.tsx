@@ -6,13 +6,15 @@ export type Column<T> = { header: string; cell: (row: T) => ReactNode };
 /**
  * An admin table: a loading overlay, horizontal scrolling on narrow screens, an empty text.
  * `rows` is undefined when the list could not be loaded (offline, a server error): then the table
- * stays empty without saying there is nothing, which would be untrue.
+ * stays empty without saying there is nothing, which would be untrue. The scrolling area is a
+ * named region in the tab order, so it scrolls from the keyboard even with no link in it (WCAG
+ * 2.1.1).
  */
-export function DataTable<T extends { id: string }>({ rows, columns, loading, empty, minWidth = 760 }: { rows: T[] | undefined; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
+export function DataTable<T extends { id: string }>({ label, rows, columns, loading, empty, minWidth = 760 }: { label: string; rows: T[] | undefined; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
   return (
     <Stack pos="relative" mih={120}>
       <LoadingOverlay visible={loading} loaderProps={{ children: 'Loading...' }} />
-      <Table.ScrollContainer minWidth={minWidth}>
+      <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { role: 'region', 'aria-label': label, tabIndex: 0 } }}>
         <Table striped highlightOnHover verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>

@@ -13,7 +13,7 @@ export function UserCell({ userId, user, extra }: { userId: string; user: { full
   const { profile } = useSnapshot(useSession().state);
   return (
     <Group gap="xs" wrap="nowrap" miw={160}>
-      <AccountAvatar src={user.profile_picture} name={user.full_name} radius="xl" size={30} />
+      <AccountAvatar src={user.profile_picture} name={user.full_name} decorative radius="xl" size={30} />
       <div>
         <AnchorLink to="/admin/users/view/$userId" params={{ userId }} size="sm">
           {user.full_name}

@@ -42,7 +42,7 @@ export function UserViewPage({ userId }: { userId: string }) {
       <Paper withBorder radius="md" p="lg" maw={720}>
         <Stack gap="lg">
           <Group>
-            <AccountAvatar src={user.profile_picture} name={user.full_name} size={72} radius={72} />
+            <AccountAvatar src={user.profile_picture} name={user.full_name} decorative size={72} radius={72} />
             <Title order={2} fz="xl">
               {user.full_name}
             </Title>

@@ -15,13 +15,13 @@ const COLUMNS: Array<Column<AdminUser>> = [
     header: 'Full Name',
     cell: (user) => (
       <Group gap="xs" wrap="nowrap" miw={170}>
-        <AccountAvatar src={user.profile_picture} name={user.full_name} radius="xl" size={30} />
+        <AccountAvatar src={user.profile_picture} name={user.full_name} decorative radius="xl" size={30} />
         <Stack gap={2} align="flex-start">
           <AnchorLink to="/admin/users/view/$userId" params={{ userId: user.id }} fw={600}>
             {user.full_name}
           </AnchorLink>
           {user.disabled_at && (
-            <Text size="xs" fw={700} c="red.8" tt="uppercase">
+            <Text size="xs" fw={700} c="red" tt="uppercase">
               Disabled
             </Text>
           )}
@@ -49,7 +49,7 @@ export function UsersListPage({ search }: { search: { search?: string | undefine
       }
     >
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to: '/admin/users', search: { search: text || undefined } })} />
-      <DataTable rows={data?.items} columns={COLUMNS} loading={loading} empty="No users found." />
+      <DataTable label="Users" rows={data?.items} columns={COLUMNS} loading={loading} empty="No users found." />
     </AdminPage>
   );
 }
