@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
-import { expectInSight, screenshots, signBackIn, signIn, signInToHome } from './support/ui';
+import { checkScreen, expectInSight, signBackIn, signIn, signInToHome } from './support/ui';
 
 test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
   const ada = await verifiedPerson('ada');
@@ -74,8 +74,10 @@ test('a regular user is kept out of the admin area, and unknown paths show 404',
   await page.goto('/admin/users');
   await expect(page).toHaveURL(/\/not-allowed$/);
   await expect(page.getByText('this resource is not allowed')).toBeVisible();
+  await checkScreen(page, 'not-allowed');
   await page.goto('/nope');
   await expect(page.getByRole('heading', { name: '404 - Not Found' })).toBeVisible();
+  await checkScreen(page, 'not-found');
 });
 
 test('an administrator sees the Admin group, highlighted by path prefix', async ({ page }) => {
@@ -120,11 +122,11 @@ test('a person changes their password from Personal Info: this device stays sign
   await dialog.getByRole('button', { name: 'Change Password' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('The current password is wrong');
   await dialog.getByLabel('Current Password').fill(person.password);
-  await screenshots(page, 'change-password');
+  await checkScreen(page, 'change-password');
   await dialog.getByRole('button', { name: 'Change Password' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status')).toHaveText('Your password is changed. Your other devices were signed out.');
-  await screenshots(page, 'personal-info-password-changed');
+  await checkScreen(page, 'personal-info-password-changed');
 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();

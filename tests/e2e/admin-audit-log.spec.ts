@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL } from './support/api';
-import { personOnTheirDevice, screenshots, signIn } from './support/ui';
+import { checkScreen, personOnTheirDevice, signIn } from './support/ui';
 
 // Where the wrong password comes from, through the proxy the test server trusts (playwright.config.ts).
 const GUESSER = '198.51.100.23';
@@ -16,7 +16,7 @@ test('a person sees their recent activity, signs out, and an administrator sees 
   await expect(activity.getByText('Sign-in refused: wrong password')).toBeVisible();
   await expect(activity.getByText('Signed in', { exact: true }).first()).toBeVisible();
   await expect(activity.getByText(/Linux, Chrom/).first()).toBeVisible();
-  await screenshots(device, 'personal-info-recent-activity');
+  await checkScreen(device, 'personal-info-recent-activity');
   await device.goto('/');
   await device.getByRole('button', { name: 'Sign Out' }).click();
   await expect(device.getByRole('heading', { name: 'Sign In' })).toBeVisible();
@@ -30,7 +30,7 @@ test('a person sees their recent activity, signs out, and an administrator sees 
   await expect(refused).toHaveCount(1);
   await expect(refused.getByRole('link', { name: person.name })).toBeVisible();
   await expect(page.getByRole('row', { name: /Signed out/ })).toHaveCount(1);
-  await screenshots(page, 'admin-audit-log');
+  await checkScreen(page, 'admin-audit-log');
   await page.getByLabel('Events').selectOption({ label: 'Refused sign-ins and reused tokens' });
   await expect(page.getByRole('row', { name: /Signed in|Signed out/ })).toHaveCount(0);
   await expect(refused).toHaveCount(1);
@@ -42,7 +42,7 @@ test('a person sees their recent activity, signs out, and an administrator sees 
   await expect(page.getByText(`Only events from ${GUESSER}.`)).toBeVisible();
   await expect(page.getByRole('row', { name: /Signed in/ })).toHaveCount(0);
   await expect(refused).toHaveCount(1);
-  await screenshots(page, 'admin-audit-log-one-address');
+  await checkScreen(page, 'admin-audit-log-one-address');
   await page.getByRole('link', { name: 'Show All' }).click();
   await expect(page.getByText(`Only events from ${GUESSER}.`)).toHaveCount(0);
   await expect(page.getByRole('row', { name: /Signed in/ }).first()).toBeVisible();

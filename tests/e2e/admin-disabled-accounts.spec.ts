@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { login } from './support/api';
-import { personOnTheirDevice, screenshots, signIn } from './support/ui';
+import { checkScreen, personOnTheirDevice, signIn } from './support/ui';
 
 test('an administrator disables an account: its owner is signed out and kept out until it is enabled again', async ({ page, browser }) => {
   const { person, id, device, close } = await personOnTheirDevice(browser, 'leaver');
@@ -15,17 +15,17 @@ test('an administrator disables an account: its owner is signed out and kept out
   await dialog.getByRole('button', { name: 'Disable' }).click();
   await expect(page.getByRole('status')).toHaveText(`${person.name} was signed out of every device and service.`);
   await expect(section.getByText(`Disabled since`)).toBeVisible();
-  await screenshots(page, 'admin-user-disabled');
+  await checkScreen(page, 'admin-user-disabled');
   await page.goto(`/admin/users?search=${encodeURIComponent(person.email)}`);
   await expect(page.getByRole('row', { name: new RegExp(person.name) }).getByText('Disabled', { exact: true })).toBeVisible();
-  await screenshots(page, 'admin-users-disabled-badge');
+  await checkScreen(page, 'admin-users-disabled-badge');
 
   await device.reload();
   await expect(device.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await device.getByLabel('Password', { exact: true }).fill(person.password);
   await device.getByRole('button', { name: 'Log In' }).click();
   await expect(device.getByText('This account is disabled; ask an administrator to enable it')).toBeVisible();
-  await screenshots(device, 'sign-in-account-disabled');
+  await checkScreen(device, 'sign-in-account-disabled');
 
   await page.goto(`/admin/users/edit/${id}`);
   await page.getByRole('button', { name: 'Enable Account' }).click();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL } from './support/api';
-import { screenshots, signIn } from './support/ui';
+import { checkScreen, signIn } from './support/ui';
 
 test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -10,7 +10,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.goto('/auth/login?from=%2Fadmin%2Fapi-services');
   await signIn(page, E2E_ADMIN);
   await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
-  await screenshots(page, 'admin-services-list');
+  await checkScreen(page, 'admin-services-list');
   await page.getByRole('link', { name: 'Add API Service' }).click();
   await expect(page.getByLabel('Scopes')).toHaveValue('openid');
   await expect(page.getByLabel('Enabled by default')).toBeChecked();
@@ -23,7 +23,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.getByLabel('Description').fill('Documents');
   await page.getByLabel('Redirect URIs').fill('https://paperless.home.lan/accounts/oidc/callback/\nhttps://paperless.home.lan/other');
   await page.getByLabel('Scopes').fill('openid email profile');
-  await screenshots(page, 'admin-service-create');
+  await checkScreen(page, 'admin-service-create');
   await page.getByRole('button', { name: 'Create' }).click();
 
   const modal = page.getByRole('dialog', { name: 'New Credentials' });
@@ -33,7 +33,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   expect(secret.length).toBeGreaterThanOrEqual(43);
   await modal.getByRole('button', { name: 'Copy Client Secret' }).click();
   await expect.poll(clipboard).toBe(secret);
-  await screenshots(page, 'admin-service-credentials');
+  await checkScreen(page, 'admin-service-credentials');
   const downloading = page.waitForEvent('download');
   await modal.getByRole('button', { name: 'Download' }).click();
   const download = await downloading;
@@ -53,7 +53,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await expect(page.getByText(`${E2E_URL}/.well-known/openid-configuration`, { exact: true })).toBeVisible();
   await expect(page.getByText(`${E2E_URL}/api/v1/oauth/token`, { exact: true })).toBeVisible();
   await expect(page.getByText('Everyone', { exact: true })).toBeVisible();
-  await screenshots(page, 'admin-service-view');
+  await checkScreen(page, 'admin-service-view');
   await page.getByRole('button', { name: 'Copy Discovery URL' }).click();
   await expect.poll(clipboard).toBe(`${E2E_URL}/.well-known/openid-configuration`);
   await page.getByRole('button', { name: 'Copy Client ID' }).click();
@@ -80,7 +80,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await page.getByLabel('Allowed Groups').fill('family, paperless users');
   await page.getByLabel('Require Two-Step Sign-In').check();
   await page.getByLabel('Home Page').fill('https://paperless.home.lan/');
-  await screenshots(page, 'admin-service-edit');
+  await checkScreen(page, 'admin-service-edit');
   await page.getByRole('button', { name: 'Update' }).click();
   const updated = page.getByRole('dialog', { name: 'Service Updated' });
   await expect(updated.getByText('Service has updated successfully!')).toBeVisible();
@@ -113,7 +113,7 @@ test('an administrator adds a public client: no secret to copy or regenerate, un
   await expect(modal.getByText('A public client has no secret: give the app its client ID, and have it use PKCE.')).toBeVisible();
   await expect(modal.getByLabel('Client Secret')).toHaveCount(0);
   const clientId = await modal.getByLabel('Client ID', { exact: true }).inputValue();
-  await screenshots(page, 'admin-service-public-credentials');
+  await checkScreen(page, 'admin-service-public-credentials');
   const downloading = page.waitForEvent('download');
   await modal.getByRole('button', { name: 'Download' }).click();
   expect(JSON.parse(readFileSync((await (await downloading).path())!, 'utf8'))).toEqual({ client_id: clientId });
@@ -123,7 +123,7 @@ test('an administrator adds a public client: no secret to copy or regenerate, un
   await expect(page.getByText('None: a public client, which must use PKCE')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Regenerate Credentials' })).toHaveCount(0);
   await expect(page.getByText(`Enter these in ${name}'s OpenID Connect settings, with its client ID. Most services`)).toBeVisible();
-  await screenshots(page, 'admin-service-public-view');
+  await checkScreen(page, 'admin-service-public-view');
 
   await page.getByRole('link', { name: 'Edit' }).click();
   const publicClient = page.getByLabel('Public Client');

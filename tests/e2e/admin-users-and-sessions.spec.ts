@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
-import { personOnTheirDevice, screenshots, signIn, signInToHome } from './support/ui';
+import { checkScreen, personOnTheirDevice, signIn, signInToHome } from './support/ui';
 
 // The theme's red text, red.9 (src/app/theme.ts), which keeps 4.5:1 contrast on white and grey.
 const RED = 'rgb(201, 42, 42)';
@@ -25,7 +25,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await page.getByLabel('Repeat Password').fill(person.password);
   await page.getByLabel('Groups').fill('family');
   // Username left empty: made from the email.
-  await screenshots(page, 'admin-user-create');
+  await checkScreen(page, 'admin-user-create');
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   const row = page.getByRole('row', { name: new RegExp(person.email) });
@@ -48,7 +48,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
     expect(await piecesOnTwoLines(), `at ${width} px`).toEqual([]);
   }
   await expect(row.getByRole('cell').nth(1)).toHaveText(person.email); // copied, it is the address
-  await screenshots(page, 'admin-users-list');
+  await checkScreen(page, 'admin-users-list');
 
   const second = await browser.newContext();
   const other = await second.newPage();
@@ -92,12 +92,12 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('A group name is up to 64 letters, digits, spaces and . _ -, starting with a letter or digit')).toBeVisible();
   await page.getByLabel('Groups').fill('family, grafana-admins, family');
-  await screenshots(page, 'admin-user-edit');
+  await checkScreen(page, 'admin-user-edit');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('+1 555 0100')).toBeVisible();
   await expect(page.getByText('family, grafana-admins', { exact: true })).toBeVisible();
   await expect(page.getByText(`alice-${madeUsername}`, { exact: true }), 'lower-cased').toBeVisible();
-  await screenshots(page, 'admin-user-view');
+  await checkScreen(page, 'admin-user-view');
 });
 
 test('an administrator sets a forgotten password: the person is signed out everywhere, then signs in with the new one', async ({ page, browser }) => {
@@ -117,11 +117,11 @@ test('an administrator sets a forgotten password: the person is signed out every
   await dialog.getByRole('button', { name: 'Set New Password' }).click();
   await expect(dialog.getByText('Password does not match')).toBeVisible();
   await dialog.getByLabel('Repeat Password').fill('Fresh-start42');
-  await screenshots(page, 'admin-user-set-password');
+  await checkScreen(page, 'admin-user-set-password');
   await dialog.getByRole('button', { name: 'Set New Password' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status')).toHaveText(`The new password is set. ${person.name} was signed out of every device.`);
-  await screenshots(page, 'admin-user-password-set');
+  await checkScreen(page, 'admin-user-password-set');
 
   await device.reload();
   await expect(device.getByRole('heading', { name: 'Sign In' })).toBeVisible();
@@ -157,7 +157,7 @@ test('going back to a user deleted meanwhile says so, not the user last on scree
   await expect(page.getByText('This user does not exist.')).toBeVisible();
   await expect(page.getByText(kept.email)).toBeHidden();
   await expect(page.getByRole('link', { name: 'Edit' })).toBeHidden();
-  await screenshots(page, 'admin-user-missing');
+  await checkScreen(page, 'admin-user-missing');
   await page.getByRole('link', { name: 'Back' }).click();
   await expect(page.getByRole('link', { name: kept.name })).toBeVisible(); // the list has loaded
   await expect(page.getByRole('link', { name: gone.name })).toBeHidden();
@@ -205,7 +205,7 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await pages.getByRole('button', { name: '3' }).click();
   await expect(page).toHaveURL(/page=3/);
   await expect(page.getByRole('row')).toHaveCount(4); // header + 3
-  await screenshots(page, 'admin-user-sessions');
+  await checkScreen(page, 'admin-user-sessions');
   // An address past the last page (an old link) moves to the last page.
   await page.goto(page.url().replace('page=3', 'page=7'));
   await expect(page).toHaveURL(/page=3/);

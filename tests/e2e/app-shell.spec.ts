@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, newPerson, register, verifyThroughApi } from './support/api';
-import { screenshots, signIn, signInToHome } from './support/ui';
+import { checkScreen, signIn, signInToHome } from './support/ui';
 
 test('the served app shows its page and is controlled by an active service worker', async ({ page }) => {
   await page.goto('/');
@@ -79,11 +79,11 @@ test('a name or an email address that is one long word wraps inside the screen, 
   await signIn(admin, E2E_ADMIN);
   await expect(admin.getByRole('heading', { name: person.name })).toBeVisible();
   expect(await widthOverflow(admin)).toBe(0);
-  await screenshots(admin, 'admin-user-long-name');
+  await checkScreen(admin, 'admin-user-long-name');
   const service = await createService(E2E_ADMIN, { name: `Paperless${'Documentmanagementsystem'.repeat(4)}`, redirect_uris: ['https://paperless.home.lan/callback'] });
   await admin.goto(`/admin/api-services/view/${service.id}`);
   await expect(admin.getByRole('heading', { name: /^PaperlessDocument/ })).toBeVisible();
   expect(await widthOverflow(admin)).toBe(0);
-  await screenshots(admin, 'admin-service-long-name');
+  await checkScreen(admin, 'admin-service-long-name');
   await admin.close();
 });

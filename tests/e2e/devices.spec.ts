@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, E2E_URL, login, verifiedPerson } from './support/api';
-import { screenshots, signInToHome } from './support/ui';
+import { checkScreen, signInToHome } from './support/ui';
 
 const FIREFOX_ON_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0';
 
@@ -19,7 +19,7 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   const stranger = card.getByRole('button', { name: 'Sign out Android 14, Mobile Firefox 133.0' });
   await expect(stranger).toBeVisible();
   await expect(card.getByText(/^127\.0\.0\.1 · Last active /).first()).toBeVisible();
-  await screenshots(page, 'personal-info-devices');
+  await checkScreen(page, 'personal-info-devices');
 
   await stranger.click();
   await expect(card.getByRole('status')).toHaveText('Android 14, Mobile Firefox 133.0 is signed out.');
@@ -43,7 +43,7 @@ test('a person signs out every other device at once, and only this one stays sig
   const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Devices' }) });
   // The phone, the script, and the sign-in that verified the account.
   await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(3);
-  await screenshots(page, 'personal-info-devices-others');
+  await checkScreen(page, 'personal-info-devices-others');
   await card.getByRole('button', { name: 'Sign Out Other Devices' }).click();
   await expect(card.getByRole('status')).toHaveText('3 other devices are signed out.');
   await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(0);
@@ -84,7 +84,7 @@ test('a person signs out of a service from Personal Info: its tokens stop workin
   const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Services' }) });
   await expect(card.getByText(/^2 sessions · Last active /)).toBeVisible();
   await expect(card.getByText(/^1 session · Last active /)).toBeVisible();
-  await screenshots(page, 'personal-info-services');
+  await checkScreen(page, 'personal-info-services');
 
   await card.getByRole('button', { name: `Sign out ${names.wiki}` }).click();
   await expect(card.getByRole('status')).toHaveText(`You are signed out of ${names.wiki}.`);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, verifiedPerson } from './support/api';
-import { screenshots, signInToHome } from './support/ui';
+import { checkScreen, signInToHome } from './support/ui';
 
 test('Home lists the services a person may open, each a link to its home page', async ({ page }) => {
   const tag = Date.now().toString(36);
@@ -16,5 +16,5 @@ test('Home lists the services a person may open, each a link to its home page', 
   await expect(grafana).toHaveAttribute('href', `https://grafana-${tag}.home.lan/`);
   await expect(grafana).toHaveAttribute('target', '_blank');
   await expect(page.getByRole('link', { name: `Family Photos ${tag}` }), 'open only to the family group').toHaveCount(0);
-  await screenshots(page, 'home-launcher');
+  await checkScreen(page, 'home-launcher');
 });

@@ -5,7 +5,7 @@ import { totpCode, totpStep } from '../../server/two-step/totp';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { createService as createServiceThroughApi, E2E_URL, turnOnTwoStep, verifiedPerson } from './support/api';
-import { controlled, screenshots, signIn, signInToHome } from './support/ui';
+import { checkScreen, controlled, signIn, signInToHome } from './support/ui';
 
 let callbackServer: Server;
 let callback: string;
@@ -48,7 +48,7 @@ test('a real relying party signs a person in through the consent screen, then re
   expect(consoleErrors, 'a sign-in that worked logs no failure').toEqual([]);
   await expect(page.getByText(person.email)).toBeVisible();
   for (const description of ['Access your account id and use it', 'View your email address', 'View your profile image']) await expect(page.getByText(description)).toBeVisible();
-  await screenshots(page, 'consent');
+  await checkScreen(page, 'consent');
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
 
@@ -175,7 +175,7 @@ test('a service open only to some groups tells anyone else on the consent screen
   await expect(page.getByText('Are you sure you want to trust Family Photos?')).toBeVisible();
   await expect(page.getByRole('alert')).toHaveText(/Family Photos is open only to some groups, and your account is in none of them; an administrator can add you/);
   await expect(page.getByRole('button', { name: 'Allow' })).toBeDisabled();
-  await screenshots(page, 'consent-not-in-group');
+  await checkScreen(page, 'consent-not-in-group');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
   expect(new URL(page.url()).searchParams.get('error')).toBe('access_denied');
@@ -190,7 +190,7 @@ test('a service that asks for two-step sign-in says how on the consent screen, a
   await expect(page.getByText('Are you sure you want to trust Vault?')).toBeVisible();
   await expect(page.getByRole('alert')).toHaveText(/Vault asks for two-step sign-in: turn it on under Personal Info, then sign out and sign in again/);
   await expect(page.getByRole('button', { name: 'Allow' })).toBeDisabled();
-  await screenshots(page, 'consent-two-step-required');
+  await checkScreen(page, 'consent-two-step-required');
 
   // Turned on, and signed in on another device with the app's code: let in.
   let secret = '';
@@ -218,7 +218,7 @@ test('an unregistered redirect_uri shows an error page and is never navigated to
   await page.waitForTimeout(500);
   expect(new URL(page.url()).host).toBe('127.0.0.1:8181');
   expect(visited.filter((url) => new URL(url).host === 'evil.example')).toEqual([]);
-  await screenshots(page, 'authorization-error');
+  await checkScreen(page, 'authorization-error');
 });
 
 test('Cancel goes back with access_denied; a disabled service shows the error page', async ({ page }) => {
@@ -255,7 +255,7 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
   // No app handles the scheme in this browser: the tab stays, and says where the sign-in went.
   await expect(page.getByRole('heading', { name: 'Sent to Immich' })).toBeVisible();
   await expect(page.getByText('Home Guard handed the sign-in to the Immich app. You can close this tab.')).toBeVisible();
-  await screenshots(page, 'consent-handed-to-app');
+  await checkScreen(page, 'consent-handed-to-app');
   const handedOff = new URL((await page.getByRole('link', { name: 'Open Immich' }).getAttribute('href'))!);
   expect(handedOff.href.startsWith(`${APP_CALLBACK}?`)).toBe(true);
   const tokens = await client.authorizationCodeGrant(config, handedOff, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
@@ -274,7 +274,7 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
   const activity = home.getByRole('list', { name: 'Recent activity' });
   await expect(activity.getByText('Signed out of Immich')).toBeVisible();
   await expect(activity.getByText('Signed out', { exact: true })).toBeVisible();
-  await screenshots(home, 'personal-info-activity-after-signing-out');
+  await checkScreen(home, 'personal-info-activity-after-signing-out');
 });
 
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {
@@ -299,7 +299,7 @@ test('a service session appears in the admin area with its service, user and IP;
   await expect(row).toContainText('Immich');
   await expect(row).toContainText('127.0.0.1');
   await expect(row).toContainText('Active');
-  await screenshots(admin, 'admin-service-sessions');
+  await checkScreen(admin, 'admin-service-sessions');
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toContainText('Inactive');
   expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
@@ -314,7 +314,7 @@ test('a sign-out without an ID token asks first: staying keeps the account, and 
   await page.goto(`/signout?${new URLSearchParams({ client_id: service.clientId, post_logout_redirect_uri: callback, state: 'stay' })}`);
   await expect(page.getByRole('heading', { name: 'Sign out of Home Guard?' })).toBeVisible();
   await expect(page.getByText(person.email)).toBeVisible();
-  await screenshots(page, 'signout-ask');
+  await checkScreen(page, 'signout-ask');
   await page.getByRole('button', { name: 'Stay signed in' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
   expect(new URL(page.url()).searchParams.get('state')).toBe('stay');
@@ -338,7 +338,7 @@ test('offline, a sign-in request and a sign-out wait for the connection, then go
   await context.setOffline(true);
   await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'later' })}`);
   await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
-  await screenshots(page, 'consent-offline');
+  await checkScreen(page, 'consent-offline');
   await context.setOffline(false);
   await expect(page.getByText('Are you sure you want to trust Paperless?')).toBeVisible();
 

@@ -5,7 +5,7 @@ import { chromium, expect, test } from '@playwright/test';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_URL, verifiedPerson } from './support/api';
-import { controlled, expectInSight, screenshots, signIn, signInToHome } from './support/ui';
+import { checkScreen, controlled, expectInSight, signIn, signInToHome } from './support/ui';
 
 test('without a service worker the broker runs in the page, says so, and calls still carry the token', async ({ browser }) => {
   const person = await verifiedPerson('nosw');
@@ -14,7 +14,7 @@ test('without a service worker the broker runs in the page, says so, and calls s
   await signInToHome(page, person);
   // Reloading would not help here, so the notice does not suggest it.
   await expectInSight(page.getByText('This browser does not allow offline support for Home Guard. Your accounts still work in this tab.'));
-  await screenshots(page, 'home-without-service-worker');
+  await checkScreen(page, 'home-without-service-worker');
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await context.close();
@@ -68,7 +68,7 @@ test('over plain HTTP at a LAN name the app says it needs a secure connection, i
   await expect(page.getByRole('heading', { name: 'Home Guard needs a secure connection' })).toBeVisible();
   await expect(page.getByText(`This page was opened over plain HTTP, at hg.lan:${new URL(E2E_URL).port}.`)).toBeVisible();
   await expect(page.getByText('Home Guard cannot start')).toHaveCount(0);
-  await screenshots(page, 'insecure-connection');
+  await checkScreen(page, 'insecure-connection');
   await browser.close();
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '../support/server-process';
 import { E2E_URL, newPerson, register, resetLinkFor, verifiedPerson, verifyThroughApi } from './support/api';
-import { pageReadableTokens, screenshots, signBackIn, signIn, signInToHome } from './support/ui';
+import { checkScreen, pageReadableTokens, signBackIn, signIn, signInToHome } from './support/ui';
 
 test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
   const person = newPerson('reg');
@@ -57,6 +57,7 @@ test('sign-in validation messages and server errors', async ({ page }) => {
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByText('Email is required')).toBeVisible();
   await expect(page.getByText('Password is required')).toBeVisible();
+  await checkScreen(page, 'sign-in-required-fields');
   await page.getByLabel('Email').fill('not-an-email');
   await expect(page.getByText('Invalid email')).toBeVisible(); // re-validates on change
   await page.getByLabel('Email').fill('nobody@e2e.test');
@@ -65,6 +66,7 @@ test('sign-in validation messages and server errors', async ({ page }) => {
   await expect(page.getByText('Password is required')).toBeHidden();
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+  await checkScreen(page, 'sign-in-refused');
 });
 
 test('a forgotten password: a mailed link sets a new one, which signs the account out everywhere', async ({ page, browser }) => {
@@ -79,10 +81,10 @@ test('a forgotten password: a mailed link sets a new one, which signs the accoun
   await page.getByRole('button', { name: 'Send Link' }).click();
   await expect(page.getByText('Email is required')).toBeVisible();
   await page.getByLabel('Email').fill(person.email);
-  await screenshots(page, 'forgot-password');
+  await checkScreen(page, 'forgot-password');
   await page.getByRole('button', { name: 'Send Link' }).click();
   await expect(page.getByRole('status')).toContainText(`If an account uses ${person.email}, a link to choose a new password is on its way.`);
-  await screenshots(page, 'forgot-password-sent');
+  await checkScreen(page, 'forgot-password-sent');
 
   const link = await resetLinkFor(person.email);
   expect(new URL(link).origin).toBe(E2E_URL);
@@ -94,7 +96,7 @@ test('a forgotten password: a mailed link sets a new one, which signs the accoun
   await page.getByRole('button', { name: 'Set Password' }).click();
   await expect(page.getByText('Password does not match')).toBeVisible();
   await page.getByLabel('Repeat Password').fill('Mailed-reset9');
-  await screenshots(page, 'reset-password');
+  await checkScreen(page, 'reset-password');
   await page.getByRole('button', { name: 'Set Password' }).click();
   await expect(page.getByRole('heading', { name: 'Your new password is set' })).toBeVisible();
 
@@ -132,6 +134,7 @@ test('registration validation messages and server errors', async ({ page }) => {
   await password.fill('Good-password1');
   await page.getByLabel('Repeat password').fill('Other-password1');
   await expect(page.getByText('Password does not match')).toBeVisible();
+  await checkScreen(page, 'register-invalid');
 
   const existing = newPerson('taken');
   await register(existing);
@@ -148,24 +151,24 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Choose a saved account' })).toBeHidden(); // none saved yet
-  await screenshots(page, 'sign-in');
+  await checkScreen(page, 'sign-in');
   await page.goto('/auth/register');
   await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
-  await screenshots(page, 'register');
+  await checkScreen(page, 'register');
   await signInToHome(page, person);
-  await screenshots(page, 'home');
+  await checkScreen(page, 'home');
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
-  await screenshots(page, 'personal-info');
+  await checkScreen(page, 'personal-info');
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Switch account' }).click();
   await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Create an account' })).toBeVisible();
-  await screenshots(page, 'select-account');
+  await checkScreen(page, 'select-account');
   // An installed app has no back button: Sign In leads back to the saved accounts.
   await page.getByText('Add new account').click();
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
-  await screenshots(page, 'sign-in-with-saved-accounts');
+  await checkScreen(page, 'sign-in-with-saved-accounts');
   await page.getByRole('link', { name: 'Choose a saved account' }).click();
   await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
   await page.getByRole('button', { name: new RegExp(person.email) }).click();
@@ -188,7 +191,7 @@ test('with registration closed, the sign-in screens say so instead of offering a
     await expect(page.getByRole('status')).toContainText('Registration is closed');
     await expect(page.getByRole('status')).toContainText('Only an administrator of this Home Guard can create accounts. Ask them for one.');
     await expect(page.getByLabel('Full name')).toBeHidden();
-    await screenshots(page, 'register-closed');
+    await checkScreen(page, 'register-closed');
     await page.getByRole('link', { name: 'Log In' }).click();
     await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   } finally {

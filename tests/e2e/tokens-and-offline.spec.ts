@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { verifiedPerson } from './support/api';
-import { controlled, expectInSight, screenshots, signIn, signInToHome } from './support/ui';
+import { checkScreen, controlled, expectInSight, signIn, signInToHome } from './support/ui';
 
 // Every first-party refresh the server answered, from its Prometheus counters.
 const refreshesAnswered = async (server: ServerProcess) => {
@@ -69,7 +69,7 @@ test('a refused refresh (session revoked) removes the account and sends every ta
     await expect(tab.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
     await expect(tab.getByLabel('Email')).toHaveValue(person.email);
   }
-  await screenshots(first, 'sign-in-session-ended');
+  await checkScreen(first, 'sign-in-session-ended');
   const accounts = await first.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve) => {
       const request = indexedDB.open('guard-local', 3);
@@ -109,7 +109,7 @@ test('offline, a reload shows the app with its saved account and an offline noti
   await expect(page.getByText('You are offline.')).toBeVisible({ timeout: 2_000 });
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 2_000 });
   await expectInSight(page.getByText('You are offline.'));
-  await screenshots(page, 'home-offline');
+  await checkScreen(page, 'home-offline');
   await context.setOffline(false);
   await expect(page.getByText('You are offline.')).toBeHidden();
 });

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
 import { turnOnTwoStep, verifiedPerson } from './support/api';
-import { screenshots, signIn, signInToHome } from './support/ui';
+import { checkScreen, signIn, signInToHome } from './support/ui';
 
 /** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
 const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
@@ -33,7 +33,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret, 5));
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('The code is not correct; check that the app shows Home Guard and try the newest code');
-  await screenshots(page, 'two-step-turn-on');
+  await checkScreen(page, 'two-step-turn-on');
   // Apps show the code as "123 456"; typed that way it is taken too.
   await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret).replace(/^(\d{3})/, '$1 '));
   await dialog.getByRole('button', { name: 'Turn On' }).click();
@@ -52,12 +52,12 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   const download = page.waitForEvent('download');
   await saved.getByRole('button', { name: 'Download' }).click();
   expect((await download).suggestedFilename()).toBe('home-guard-recovery-codes.txt');
-  await screenshots(page, 'two-step-recovery-codes');
+  await checkScreen(page, 'two-step-recovery-codes');
   await saved.getByRole('button', { name: 'Done' }).click();
   await expect(saved).toBeHidden();
   await expect(card.getByRole('status')).toHaveText('Two-step sign-in is on. Next time you sign in, have your authenticator app ready.');
   await expect(card.getByText(/^On since .+\. Signing in asks for your password and a code from your authenticator app\. You have 10 recovery codes left, in case you lose your phone\.$/)).toBeVisible();
-  await screenshots(page, 'personal-info-two-step-on');
+  await checkScreen(page, 'personal-info-two-step-on');
 
   // Another device: the password alone is not enough.
   const otherContext = await browser.newContext();
@@ -67,7 +67,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   const codeField = other.getByLabel('Authentication code');
   await expect(codeField).toBeFocused();
   await expect(other.getByText('Two-step sign-in is on: type the 6-digit code your authenticator app shows for Home Guard.')).toBeVisible();
-  await screenshots(other, 'sign-in-code');
+  await checkScreen(other, 'sign-in-code');
   await other.getByRole('button', { name: 'Log In' }).click();
   await expect(other.getByText('Code is required')).toBeVisible();
   await codeField.fill(appCode(secret, 5));
@@ -112,11 +112,11 @@ test('an administrator turns two-step sign-in off for someone who lost their aut
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' }).click();
-  await screenshots(page, 'admin-user-turn-off-two-step');
+  await checkScreen(page, 'admin-user-turn-off-two-step');
   await confirm.getByRole('button', { name: 'Turn Off' }).click();
   await expect(card.getByRole('status')).toHaveText(`Two-step sign-in is off. ${person.name} signs in with their password alone.`);
   await expect(card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' })).toBeHidden();
-  await screenshots(page, 'admin-user-two-step-off');
+  await checkScreen(page, 'admin-user-two-step-off');
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(twoStep).toContainText('Off');
 
@@ -140,7 +140,7 @@ test('a person who lost their phone signs in with a recovery code, then makes ne
   await codeField.fill('aaaaa-bbbbb');
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByText('This recovery code is not correct, or it was already used')).toBeVisible();
-  await screenshots(page, 'sign-in-recovery-code');
+  await checkScreen(page, 'sign-in-recovery-code');
   // Back and forth: the app's field comes back empty, and so does this one.
   await page.getByRole('button', { name: 'Use your authenticator app' }).click();
   await expect(page.getByLabel('Authentication code')).toHaveValue('');

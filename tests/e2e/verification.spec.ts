@@ -8,7 +8,7 @@ import { AVATAR_MAX_BYTES } from '../../contract/verification';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { avatarPng, login, newPerson, register } from './support/api';
-import { screenshots, signIn } from './support/ui';
+import { checkScreen, signIn } from './support/ui';
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let server: ServerProcess;
@@ -63,6 +63,7 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   // for is still where the flow ends.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
+  await checkScreen(page, 'verify-avatar');
 
   const picture = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-pic-')), 'me.png');
   writeFileSync(picture, await avatarPng('#e8590c'));
@@ -71,7 +72,7 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   await (await chooser).setFiles(picture);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
-  await screenshots(page, 'verify-review');
+  await checkScreen(page, 'verify-review');
   await page.getByRole('button', { name: 'Finish' }).click();
 
   await expect(page).toHaveURL(/\/personal-info$/);
@@ -90,15 +91,18 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   await register(person, server.url);
   await page.goto(`${server.url}/auth/login`);
   await signIn(page, person);
+  await expect(page.getByRole('link', { name: 'Start Verification' })).toBeVisible();
+  await checkScreen(page, 'verify-welcome');
   await page.getByRole('link', { name: 'Start Verification' }).click();
   await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
-  await screenshots(page, 'verify-email');
+  await checkScreen(page, 'verify-email');
   await page.getByLabel('Email').fill(person.email);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByLabel('Verification code').first().click();
   await page.keyboard.type('000000');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('alert')).toHaveText(/The code is not correct|Too many wrong codes/);
+  await checkScreen(page, 'verify-code-wrong');
   await page.getByRole('button', { name: 'Send a new code' }).click();
   await expect(page.getByRole('alert')).toHaveText('A code was sent a moment ago; wait a minute before asking for another');
 });

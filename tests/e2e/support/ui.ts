@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { accessibilityViolations } from './accessibility';
 import { login, verifiedPerson, type Person } from './api';
 
 export const SCREENSHOT_DIR = 'test-results/screenshots';
@@ -51,20 +52,24 @@ async function resize(page: Page, size: { width: number; height: number }): Prom
 }
 
 /**
- * Screenshots of the current page at the spec's two sizes, wide and narrow, to look at. Not under
- * CI, whose clone is thrown away unread: there they cost about 2 s a call, two minutes of the
- * end-to-end step (measured 2026-12-02), and assert nothing.
+ * Looks at the current screen at the spec's two sizes, wide and narrow: axe finds nothing wrong
+ * with it at either (WCAG 2.2 AA and axe's best practices), and, not under CI, screenshots to open
+ * are written. CI's clone is thrown away unread: there the screenshots would cost about 2 s a call,
+ * two minutes of the end-to-end step (measured 2026-12-02), and assert nothing.
  */
-export async function screenshots(page: Page, name: string): Promise<void> {
-  if (process.env.CI) return;
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+export async function checkScreen(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
+  const found: string[] = [];
   for (const [width, height, label] of [[1280, 800, 'wide'], [390, 844, 'narrow']] as const) {
     await resize(page, { width, height });
+    found.push(...(await accessibilityViolations(page)).map((violation) => `${label}: ${violation}`));
+    if (process.env.CI) continue;
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png`, fullPage: true });
   }
   if (original) await resize(page, original);
+  expect(found, `accessibility of ${name} (${page.url()})`).toEqual([]);
 }
 
 /** Every JWT-looking string the page itself can read: storage, cookies and window globals. */
