@@ -118,6 +118,9 @@ test('registration validation messages and server errors', async ({ page }) => {
   for (const message of ['Full name is required', 'Email is required', 'Password is required', 'Repeat password is required']) {
     await expect(page.getByText(message, { exact: true })).toBeVisible();
   }
+  // An empty field in error shows its example in the grey of a field that is fine, not in red.
+  const placeholderColor = (label: string) => page.getByLabel(label).evaluate((input) => getComputedStyle(input, '::placeholder').color);
+  expect(await placeholderColor('Full name')).toBe(await placeholderColor('Phone (optional)'));
   const password = page.getByLabel('Password', { exact: true });
   const cases: Array<[string, string]> = [
     ['Ab1', 'Password must be at least 8 characters long'],
