@@ -22,6 +22,7 @@ import { authorizationParamsSchema, endSessionRequestSchema } from '../../contra
 import { ConsentPage } from '../features/consent/ConsentPage';
 import { SignOutPage } from '../features/signout/SignOutPage';
 import type { AppSession } from '../session/start-session';
+import { LoadingScreen } from '../ui/LoadingScreen';
 import { lazyPage } from './lazy-page';
 import { parseSearch, stringifySearch } from './search-params';
 import { fromSearchSchema, leaveAuthPagesWhenSignedIn, requireAdmin, requireSignIn, requireVerified } from './guards';
@@ -154,7 +155,19 @@ const routeTree = rootRoute.addChildren([
 ]);
 
 export function createAppRouter(session: AppSession) {
-  return createRouter({ routeTree, context: { session }, defaultPreload: false, scrollRestoration: true, parseSearch, stringifySearch });
+  return createRouter({
+    routeTree,
+    context: { session },
+    defaultPreload: false,
+    scrollRestoration: true,
+    parseSearch,
+    stringifySearch,
+    // The guards wait for the profile (spec §2: a spinner while authenticating). Without a pending
+    // screen the router shows nothing meanwhile; a quick answer shows no spinner at all.
+    defaultPendingComponent: () => <LoadingScreen label="Loading your account..." />,
+    defaultPendingMs: 150,
+    defaultPendingMinMs: 250,
+  });
 }
 
 declare module '@tanstack/react-router' {

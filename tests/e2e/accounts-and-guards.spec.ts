@@ -40,6 +40,21 @@ test('two accounts on one device: pick, switch (seen by another tab without relo
   await expect(other.getByRole('heading', { name: 'Select Account' })).toBeVisible();
 });
 
+test('while the profile loads after a reload, a spinner says so; then the page shows', async ({ context, page }) => {
+  const person = await verifiedPerson('slowprofile');
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await context.route('**/api/v1/auth/profile', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading your account...' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading your account...' })).toHaveCount(0);
+});
+
 test('signed out, a protected page sends to sign-in and comes back after it', async ({ page }) => {
   const person = await verifiedPerson('guard');
   await page.goto('/personal-info');
@@ -94,7 +109,7 @@ test('an administrator sees the Admin group, highlighted by path prefix', async 
   await expect(page).toHaveURL(/\/admin\/api-services$/);
 });
 
-test('on a narrow screen the tab strip keeps the current page\'s tab in sight', async ({ page }) => {
+test('on a narrow screen a tab strip stands in for the sidebar and keeps the current page\'s tab in sight', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
   await signIn(page, E2E_ADMIN);
@@ -102,6 +117,18 @@ test('on a narrow screen the tab strip keeps the current page\'s tab in sight', 
   const strip = page.getByRole('tablist');
   await expect(strip.getByRole('tab', { selected: true })).toHaveText('User Sessions');
   await expectInSight(strip.getByRole('tab', { name: 'User Sessions' }));
+  // The sidebar is off screen; a tab leads to its page as the sidebar's link would.
+  const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(sidebar).not.toBeInViewport();
+  await strip.getByRole('tab', { name: 'Personal Info' }).click();
+  await expect(page).toHaveURL(/\/personal-info$/);
+  await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  await expect(strip.getByRole('tab', { selected: true })).toHaveText('Personal Info');
+  // Wide, the sidebar takes over from the strip.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByRole('tablist')).toHaveCount(0);
+  await expect(sidebar).toBeInViewport();
+  await expect(sidebar.getByRole('link', { name: 'Personal Info' })).toHaveAttribute('data-active', 'true');
 });
 
 test('a person changes their password from Personal Info: this device stays signed in, another is signed out', async ({ page, browser }) => {
