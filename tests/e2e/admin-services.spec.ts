@@ -11,12 +11,24 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await signIn(page, E2E_ADMIN);
   await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
   await checkScreen(page, 'admin-services-list');
+  await page.getByLabel('Search').fill('zz-no-such-service');
+  await expect(page.getByText('No services found.')).toBeVisible();
+  await page.getByLabel('Search').fill('');
+  await expect(page).not.toHaveURL(/search=/);
   await page.getByRole('link', { name: 'Add API Service' }).click();
   await expect(page.getByLabel('Scopes')).toHaveValue('openid');
   await expect(page.getByLabel('Enabled by default')).toBeChecked();
 
+  // Cancel leaves without creating anything.
+  await page.getByLabel('Name').fill('Never created');
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/admin\/api-services$/);
+  await expect(page.getByRole('row', { name: /Never created/ })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Add API Service' }).click();
+
+  await page.getByLabel('Scopes').fill('');
   await page.getByRole('button', { name: 'Create' }).click();
-  for (const message of ['Name is required', 'Description is required', 'At least one URI is required']) await expect(page.getByText(message)).toBeVisible();
+  for (const message of ['Name is required', 'Description is required', 'At least one URI is required', 'Scopes are required']) await expect(page.getByText(message)).toBeVisible();
 
   const name = `Paperless ${Date.now().toString(36)}`;
   await page.getByLabel('Name').fill(name);

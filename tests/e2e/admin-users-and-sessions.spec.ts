@@ -17,6 +17,21 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await page.getByRole('link', { name: 'Add User' }).click();
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByText('Full Name is required')).toBeVisible();
+  await page.getByLabel('Email').fill('alice-at-home');
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByLabel('Repeat Password').fill('shorter');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Invalid email')).toBeVisible();
+  await expect(page.getByText('Password must be at least 8 characters long')).toBeVisible();
+  await expect(page.getByText('Password does not match')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill('longenough1');
+  await expect(page.getByText('Password should contain at least 1 uppercase character')).toBeVisible();
+  // Cancel leaves without creating anyone; the form starts empty again.
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  await expect(page.getByRole('row', { name: /alice-at-home/ })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Add User' }).click();
+  await expect(page.getByLabel('Email')).toHaveValue('');
 
   const person = newPerson('alice');
   await page.getByLabel('Name', { exact: true }).fill(`Alice ${person.name}`);
@@ -30,6 +45,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page).toHaveURL(/\/admin\/users$/);
   const row = page.getByRole('row', { name: new RegExp(person.email) });
   await expect(row).toContainText('never');
+  await expect(row.getByRole('cell').nth(2), 'Is Admin').toHaveText('No');
   // The address wraps after its @ or before a dot of its domain, if at all, never inside a word:
   // no piece of its text spans two lines, at a desktop's width or a phone's (the table scrolls).
   const piecesOnTwoLines = () =>
@@ -72,6 +88,11 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect(page).not.toHaveURL(/search=/);
   await expect(page.getByLabel('Search')).toHaveValue('');
   await page.goForward();
+  await expect(page.getByLabel('Search')).toHaveValue('ali');
+  await expect.poll(rowsMatch).toBe(true);
+  await page.getByLabel('Search').fill('zz-no-such-user');
+  await expect(page.getByText('No users found.')).toBeVisible();
+  await page.goBack();
   await expect(page.getByLabel('Search')).toHaveValue('ali');
   await expect.poll(rowsMatch).toBe(true);
 
@@ -191,11 +212,19 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   const person = newPerson('many');
   await register(person);
   const tokens = [];
-  for (let i = 0; i < 23; i++) tokens.push(await login(person));
+  for (let i = 0; i < 22; i++) tokens.push(await login(person));
+  // The newest from a browser that says what it is: its row's Source names it.
+  const firefox = await fetch(`${E2E_URL}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+    body: JSON.stringify({ email: person.email, password: person.password }),
+  });
+  tokens.push((await firefox.json()) as { access: string });
 
   await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
   await signIn(page, E2E_ADMIN);
   await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(/^Admin\s*›\s*User Sessions$/);
   await expect(page.getByText('(You)').first()).toBeVisible();
   await page.getByLabel('Search').fill(person.email);
   await expect(page).toHaveURL(/search=many/); // the debounced search has run
@@ -211,14 +240,33 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await expect(page).toHaveURL(/page=3/);
   await expect(page.getByRole('row')).toHaveCount(4);
 
+  await expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await pages.getByRole('button', { name: 'Previous' }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(pages.getByRole('button', { name: '2' })).toHaveAttribute('aria-current', 'page');
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/page=3/);
+
   await pages.getByRole('button', { name: '1' }).click();
   await expect(page.getByRole('row')).toHaveCount(11); // page 1's rows are drawn, not page 3's
+  await expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
   const newest = page.getByRole('row').nth(1);
+  await expect(newest.getByRole('cell').nth(1)).toHaveText('Linux, Firefox 128.0');
+  await expect(page.getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('Unknown device');
   await newest.getByRole('button', { name: 'Revoke' }).click();
   await expect(newest.getByText('Inactive')).toBeVisible();
   await expect(newest.getByText('Inactive')).toHaveCSS('color', RED);
   await expect(newest.getByRole('button', { name: 'Revoke' })).toBeDisabled();
   expect((await fetch(`${E2E_URL}/api/v1/auth/profile`, { headers: { authorization: `Bearer ${tokens.at(-1)!.access}` } })).status).toBe(401);
+
+  // The person's name leads to them; a search that matches no one says so, with no pages.
+  await newest.getByRole('link', { name: person.name }).click();
+  await expect(page).toHaveURL(/\/admin\/users\/view\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: person.name })).toBeVisible();
+  await page.goBack();
+  await page.getByLabel('Search').fill('no-such-person-anywhere');
+  await expect(page.getByText('No sessions found.')).toBeVisible();
+  await expect(pages).toHaveCount(0);
 });
 
 test("revoking one's own current session signs that account out", async ({ page }) => {

@@ -9,15 +9,17 @@ import { AnchorLink } from '../../../ui/links';
 export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
     <Stack gap="md">
-      <Breadcrumbs>
-        <AnchorLink to="/admin" size="sm">
-          Admin
-        </AnchorLink>
-        {/* The heading below shows a long name whole; here it is cut short rather than run off the screen. */}
-        <Text size="sm" truncate miw={0}>
-          {title}
-        </Text>
-      </Breadcrumbs>
+      <nav aria-label="Breadcrumb">
+        <Breadcrumbs separator="›">
+          <AnchorLink to="/admin" size="sm">
+            Admin
+          </AnchorLink>
+          {/* The heading below shows a long name whole; here it is cut short rather than run off the screen. */}
+          <Text size="sm" truncate miw={0} aria-current="page">
+            {title}
+          </Text>
+        </Breadcrumbs>
+      </nav>
       <Group justify="space-between" align="center">
         <Title order={1} fz={26}>
           {title}

@@ -7,10 +7,10 @@ export function longDate(iso: string | null | undefined): string {
 
 export const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-/** The page numbers around the current one: up to five, two either side (spec §2). */
+/** The page numbers around the current one: two either side (spec §2, §9), so fewer near either end. */
 export function pageWindow(current: number, total: number): number[] {
-  const first = Math.max(1, Math.min(current - 2, total - 4));
-  const last = Math.min(total, first + 4);
+  const first = Math.max(1, current - 2);
+  const last = Math.min(total, current + 2);
   return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
 }
 
