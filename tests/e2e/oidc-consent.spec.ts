@@ -73,7 +73,7 @@ test('a real relying party signs a person in through the consent screen, then re
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 });
 
-test('prompt=select_account shows the account picker first, and the account picked is the one the service gets', async ({ page }) => {
+test('prompt=select_account shows the account picker first (and Use another account shows it again); the account picked is the one the service gets', async ({ page }) => {
   const service = await createService({ name: 'Mealie' });
   const [first, second] = [await verifiedPerson('pick'), await verifiedPerson('other')];
   await signInToHome(page, first);
@@ -91,6 +91,12 @@ test('prompt=select_account shows the account picker first, and the account pick
   await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
   await page.getByRole('button', { name: new RegExp(first.email) }).click();
   await expect(page.getByText('Are you sure you want to trust Mealie?')).toBeVisible();
+  await expect(page.getByText(first.email)).toBeVisible();
+  // The consent screen's own control goes back to the picker; both accounts stay saved.
+  await page.getByRole('button', { name: 'Use another account' }).click();
+  await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await expect(page.getByRole('button', { name: new RegExp(second.email) })).toBeVisible();
+  await page.getByRole('button', { name: new RegExp(first.email) }).click();
   await expect(page.getByText(first.email)).toBeVisible();
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
@@ -278,7 +284,8 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
 });
 
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {
-  const service = await createService({ name: `Immich ${Date.now().toString(36)}` });
+  const serviceName = `Immich ${Date.now().toString(36)}`;
+  const service = await createService({ name: serviceName });
   const person = await verifiedPerson('svc');
   const config = await discover(service);
   const verifier = client.randomPKCECodeVerifier();
@@ -303,6 +310,20 @@ test('a service session appears in the admin area with its service, user and IP;
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toContainText('Inactive');
   expect((await fetch(`${E2E_URL}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+
+  // The service's name leads to the service, the person's to the person; Back returns to the lists.
+  await row.getByRole('link', { name: serviceName }).click();
+  await expect(admin).toHaveURL(/\/admin\/api-services\/view\/[^/]+$/);
+  await expect(admin.getByRole('heading', { name: serviceName, exact: true })).toBeVisible();
+  await admin.getByRole('link', { name: 'Back' }).click();
+  await expect(admin).toHaveURL(/\/admin\/api-services$/);
+  await admin.goBack();
+  await admin.goBack();
+  await expect(admin).toHaveURL(/\/admin\/service-sessions\?.*search=svc/);
+  await row.getByRole('link', { name: person.name }).click();
+  await expect(admin).toHaveURL(/\/admin\/users\/view\/[^/]+$/);
+  await expect(admin.getByRole('heading', { name: person.name })).toBeVisible();
+  await expect(admin.getByText(person.email)).toBeVisible();
   await adminContext.close();
 });
 

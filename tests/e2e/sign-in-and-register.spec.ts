@@ -8,7 +8,11 @@ import { checkScreen, pageReadableTokens, signBackIn, signIn, signInToHome } fro
 
 test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
   const person = newPerson('reg');
-  await page.goto('/auth/register');
+  // The page first asked for is carried from Sign In to Register and back (spec §2).
+  await page.goto('/personal-info');
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fpersonal-info$/);
+  await page.getByRole('link', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/auth\/register\?from=%2Fpersonal-info$/);
   await expect(page.getByRole('heading', { name: 'Sign Up' })).toBeVisible();
   await page.getByLabel('Full name').fill(person.name);
   await page.getByLabel('Email').fill(person.email);
@@ -22,8 +26,13 @@ test('register through the form, sign in, and see the welcome; tokens stay out o
   // The verification screens have their own tests; here the person verifies from another device.
   await verifyThroughApi(person);
   await page.getByRole('link', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fpersonal-info$/);
   await signIn(page, person);
+  await expect(page).toHaveURL(/\/personal-info$/);
+  await expect(page.getByLabel('Full name')).toHaveValue(person.name);
+  await page.getByRole('link', { name: 'Home', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await expect(page.getByText('Manage your info, private and security to make Home Guard work better for you.')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
 
   expect(await pageReadableTokens(page)).toEqual([]);
@@ -146,6 +155,12 @@ test('registration validation messages and server errors', async ({ page }) => {
   await page.getByLabel('Repeat password').fill('Good-password1');
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByRole('alert')).toHaveText('Failed to create an account. Email is already registered');
+
+  // No answer at all (the connection failed) has its own words (spec §8).
+  await page.context().route('**/api/v1/register', (route) => route.abort('connectionfailed'));
+  await page.getByLabel('Email').fill(newPerson('unsent').email);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Failed to create account. Unexpected error happened');
 });
 
 test('screenshots of the sign-in screens, the picker, home and personal info', async ({ page }) => {

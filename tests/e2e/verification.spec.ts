@@ -28,12 +28,17 @@ const profileOf = async (person: { email: string; password: string }) => {
   return (await fetch(`${server.url}/api/v1/auth/profile`, { headers: { authorization: `Bearer ${access}` } })).json();
 };
 
+/** The progress bar over the three steps: 0, 50 or 100 percent (spec §9). */
+const expectProgress = (page: Page, percent: number) => expect(page.getByRole('progressbar', { name: 'Verification progress' })).toHaveAttribute('aria-valuenow', String(percent));
+
 /** Signs in with a fresh account and walks to the picture step. */
 async function throughEmailStep(page: Page, person: ReturnType<typeof newPerson>) {
   await page.goto(`${server.url}/personal-info`);
   await signIn(page, person);
   await expect(page).toHaveURL(/\/verify\?from=%2Fpersonal-info$/);
   await page.getByRole('link', { name: 'Start Verification' }).click();
+  await expectProgress(page, 0);
+  for (const step of ['Verify Email', 'Profile Picture', 'Done']) await expect(page.getByText(step, { exact: true })).toBeVisible();
   const email = page.getByLabel('Email');
   await expect(email).toHaveAttribute('placeholder', `${person.email[0]}${'*'.repeat(person.email.length - 2)}${person.email.at(-1)}`);
   const next = page.getByRole('button', { name: 'Next' });
@@ -63,6 +68,7 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   // for is still where the flow ends.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
+  await expectProgress(page, 50);
   await checkScreen(page, 'verify-avatar');
 
   const picture = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-pic-')), 'me.png');
@@ -72,6 +78,7 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   await (await chooser).setFiles(picture);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
+  await expectProgress(page, 100);
   await checkScreen(page, 'verify-review');
   await page.getByRole('button', { name: 'Finish' }).click();
 
@@ -126,7 +133,7 @@ async function cameraBrowser(extra: string[]): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', ...extra] });
 }
 
-test('a file that is no image is refused; the camera captures a PNG named avatar.png; a denied camera says so', async () => {
+test('a file that is no image is refused; the camera captures a PNG named avatar.png; a denied or missing camera says so', async () => {
   const person = newPerson('camera');
   await register(person, server.url);
   const allowed = await cameraBrowser(['--use-fake-ui-for-media-stream']);
@@ -173,6 +180,11 @@ test('a file that is no image is refused; the camera captures a PNG named avatar
     await throughEmailStep(page, other);
     await page.getByRole('button', { name: 'Use the camera' }).click();
     await expect(page.getByRole('alert')).toHaveText('Unable to access camera.');
+    // A browser without the camera API (or an address that is not secure) is told so.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.evaluate(() => Object.defineProperty(navigator, 'mediaDevices', { value: undefined }));
+    await page.getByRole('button', { name: 'Use the camera' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Camera not supported on this device/browser.');
   } finally {
     await denied.close();
   }
