@@ -85,6 +85,8 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   await expect(page).toHaveURL(/\/personal-info$/);
   const profile = await profileOf(person);
   expect(profile).toMatchObject({ email_verified: true, avatar_verified: true, verified: true });
+  // Personal Info shows the new picture (spec §2).
+  await expect(page.getByRole('main').getByRole('img', { name: person.name })).toHaveAttribute('src', profile.profile_picture);
   await page.getByRole('link', { name: 'Home' }).first().click();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await expect(page.locator(`img[src="${profile.profile_picture}"]`).first()).toBeVisible();
