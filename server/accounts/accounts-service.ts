@@ -11,7 +11,7 @@ import type { Notify } from '../mail/security-notice';
 import { logRefusedAttempt } from '../operations/refused-attempts';
 import { describeDevice } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
-import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
+import { type CountedAttempt, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
@@ -97,7 +97,12 @@ export class AccountsService {
       accountThrottle(email),
       [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
     ];
-    const recordedFailures = await this.checkThrottle(throttleKeys, () => logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip }));
+    const throttled = () => logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
+    return this.throttle.judge(throttleKeys, (attempt) => this.signIn(email, password, code, client, attempt, throttleKeys[0]![0]), throttled);
+  }
+
+  /** The sign-in itself, its attempt counted: taken back unless a password or code was wrong. */
+  private async signIn(email: string, password: string, code: string | undefined, client: ClientInfo, attempt: CountedAttempt, accountKey: string): Promise<LoginResponse> {
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
     // No actor: whoever tried is not known to be the account's owner.
@@ -106,25 +111,26 @@ export class AccountsService {
       return user && this.options.audit.record({ kind: 'sign-in-refused', userId: user.id, detail: why }, { actorId: null, client });
     };
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
-      await this.throttle.recordFailure(throttleKeys);
       // Not awaited: a known address is answered as fast as an unknown one, which has nothing to record.
       refused('wrong-password')?.catch((error: unknown) => this.options.log.error({ err: error }, 'a refused sign-in could not be recorded'));
       throw AppError.invalidCredentials();
     }
     // Told only to whoever knows the password, so it gives nothing away to anyone else.
     if (user.disabled_at !== null) {
+      await attempt.forgive();
       await refused('disabled');
       throw AppError.accountDisabled();
     }
     const secondStep = await this.authenticatorApps.checkSignIn(user, code);
-    if (secondStep === 'missing') throw AppError.authenticatorCodeRequired();
+    if (secondStep === 'missing') {
+      await attempt.forgive();
+      throw AppError.authenticatorCodeRequired();
+    }
     if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
-      await this.throttle.recordFailure(throttleKeys);
       await refused('wrong-code');
       throw CODE_REFUSALS[secondStep]();
     }
-    // A write only when there is something to clear: most sign-ins have no failures on record.
-    if (recordedFailures.has(throttleKeys[0]![0])) await this.throttle.reset(throttleKeys[0]![0]);
+    await attempt.succeed(accountKey);
     const amr = secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password;
     const tokens = await this.sessions.start(user.id, client, amr);
     // Disabled while signing in? The administrator ends every session after marking the account,
@@ -192,13 +198,18 @@ export class AccountsService {
   async provePassword(auth: Authenticated, currentPassword: string, ip: string | undefined): Promise<void> {
     const refused = (reason: 'wrong-password' | 'throttled') => logRefusedAttempt(this.options.log, { attempt: 'password-check', reason, ip, userId: auth.userId });
     const throttle = accountThrottle(auth.user.email);
-    await this.checkThrottle([throttle], () => refused('throttled'));
-    const user = await this.users.findById(auth.userId);
-    if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
-      refused('wrong-password');
-      await this.throttle.recordFailure([throttle]);
-      throw AppError.currentPasswordWrong();
-    }
+    await this.throttle.judge(
+      [throttle],
+      async (attempt) => {
+        const user = await this.users.findById(auth.userId);
+        if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
+          refused('wrong-password');
+          throw AppError.currentPasswordWrong();
+        }
+        await attempt.forgive();
+      },
+      () => refused('throttled'),
+    );
   }
 
   /** Sets a new password, ends every session of the account but `keepSessionId`, and tells the owner by mail. */
@@ -209,11 +220,4 @@ export class AccountsService {
     if (owner) this.options.notify(owner, PASSWORD_NOTICES[how]);
   }
 
-  /** The throttle's check, telling `refused` (the log fail2ban reads) when it says no. */
-  private checkThrottle(keys: Array<[string, ThrottleRule]>, refused: () => void): Promise<Set<string>> {
-    return this.throttle.check(keys).catch((error: unknown) => {
-      if (isThrottled(error)) refused();
-      throw error;
-    });
-  }
 }

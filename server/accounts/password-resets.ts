@@ -37,8 +37,7 @@ export class PasswordResets {
       [`reset:account:${normaliseEmail(email)}`, RESET_THROTTLE.account],
       [`reset:address:${ip ?? 'unknown'}`, RESET_THROTTLE.address],
     ];
-    await this.throttle.check(keys);
-    await this.throttle.recordFailure(keys); // every request counts, found or not
+    await this.throttle.count(keys); // every request counts, found or not, and before it is served
     const user = await this.users.findByEmail(email);
     // A disabled account gets no link, as Keycloak does: its owner is answered as anyone else.
     // Not awaited: an address with an account is answered as fast as one without.

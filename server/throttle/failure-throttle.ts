@@ -2,17 +2,24 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database';
 import { preparedQueryPerCount } from '../db/prepared-query';
 import { AppError } from '../errors';
+import { JudgingTurns } from './judging-turns';
 
 export type ThrottleRule = { limit: number; windowSeconds: number };
+
+/** How many times an attempt waits for others being judged before it is refused all the same. */
+const MAX_WAITS = 20;
 
 /** Whether an error is the throttle's refusal (429), not a failure to read it. */
 export const isThrottled = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 429;
 
 /**
  * Counts failures per key in fixed windows, in the database so every replica shares them.
- * Only failures are counted: successful traffic is never slowed.
+ * Only failures stay counted (an attempt that turns out well is taken back): successful traffic is
+ * never slowed.
  */
 export class FailureThrottle {
+  private readonly turns = new JudgingTurns();
+
   constructor(
     private readonly db: Database,
     private readonly clock: () => number,
@@ -36,23 +43,84 @@ export class FailureThrottle {
     return new Set(rows.map((row) => row.key));
   }
 
+  /**
+   * Judges an attempt counted against every key beforehand; throws 429 when that count puts a key
+   * past its limit. A check before and a count after the judgement let a burst of parallel guesses
+   * all pass a check none of them had failed yet (each guess then cost an argon2 hash, not a turn of
+   * the window). An attempt past the limit only because others are still being judged here waits
+   * for them, as they may be taken back: parallel sign-ins that succeed are not refused.
+   * `onRefused` hears of a 429 (for the log fail2ban reads).
+   */
+  async judge<T>(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>, judgement: (attempt: CountedAttempt) => Promise<T>, onRefused: () => void): Promise<T> {
+    const attempt = await this.count(entries).catch((error: unknown) => {
+      if (isThrottled(error)) onRefused();
+      throw error;
+    });
+    const keys = entries.map(([key]) => key);
+    this.turns.start(keys);
+    try {
+      return await judgement(attempt);
+    } finally {
+      this.turns.end(keys);
+    }
+  }
+
+  /** Counts an attempt against every key, or throws 429 (counting nothing) when a key is past its limit with it. */
+  async count(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<CountedAttempt> {
+    for (let round = 0; ; round++) {
+      try {
+        const now = this.clock();
+        const counted: Array<{ key: string; rule: ThrottleRule; failures: number; window_start: number }> = [];
+        for (const [key, rule] of entries) counted.push({ key, rule, ...(await this.add(key, rule, now)) });
+        const over = counted.filter(({ rule, failures }) => failures > rule.limit);
+        if (over.length === 0) return new CountedAttempt(this, counted);
+        for (const { key, window_start } of counted) await this.uncount(key, window_start);
+        const busy = over.find(({ key }) => this.turns.busy(key));
+        if (!busy || round === MAX_WAITS) {
+          const { rule, window_start } = over[0]!;
+          throw AppError.tooManyAttempts((window_start + rule.windowSeconds * 1000 - now) / 1000);
+        }
+        await this.turns.wait(busy.key);
+      } catch (error) {
+        // Woken to try again and not going on: whoever waits behind gets the turn.
+        if (round > 0) for (const [key] of entries) this.turns.passOn(key);
+        throw error;
+      }
+    }
+  }
+
   /** Adds one failure to each key, starting a new window where the old one has ended. */
   async recordFailure(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
     const now = this.clock();
-    for (const [key, rule] of entries) {
-      const windowStartedBefore = now - rule.windowSeconds * 1000;
-      // One atomic upsert, so concurrent failures on several replicas all count.
-      await this.db
-        .insertInto('throttle')
-        .values({ key, window_start: now, failures: 1 })
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            failures: sql`case when throttle.window_start <= ${windowStartedBefore} then 1 else throttle.failures + 1 end`,
-            window_start: sql`case when throttle.window_start <= ${windowStartedBefore} then ${now} else throttle.window_start end`,
-          }),
-        )
-        .execute();
-    }
+    for (const [key, rule] of entries) await this.add(key, rule, now);
+  }
+
+  /** One atomic upsert, so concurrent failures on several replicas all count; answers the window. */
+  private add(key: string, rule: ThrottleRule, now: number): Promise<{ failures: number; window_start: number }> {
+    const windowStartedBefore = now - rule.windowSeconds * 1000;
+    return this.db
+      .insertInto('throttle')
+      .values({ key, window_start: now, failures: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          failures: sql`case when throttle.window_start <= ${windowStartedBefore} then 1 else throttle.failures + 1 end`,
+          window_start: sql`case when throttle.window_start <= ${windowStartedBefore} then ${now} else throttle.window_start end`,
+        }),
+      )
+      .returning(['failures', 'window_start'])
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Takes one attempt back from a key, unless its window has ended since (a new one holds only
+   * newer failures). A row left with none is deleted, as the usual success from a quiet address
+   * leaves it: one statement then.
+   */
+  async uncount(key: string, windowStart: number): Promise<void> {
+    const current = this.db.deleteFrom('throttle').where('key', '=', key).where('window_start', '=', windowStart);
+    const deleted = await current.where('failures', '<=', 1).executeTakeFirst();
+    if (deleted.numDeletedRows > 0n) return;
+    await this.db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', key).where('window_start', '=', windowStart).where('failures', '>', 1).execute();
   }
 
   async reset(key: string): Promise<void> {
@@ -60,7 +128,25 @@ export class FailureThrottle {
   }
 }
 
-// Every client authentication and sign-in reads its keys first: compiled once per key count.
+/** An attempt counted by `FailureThrottle.count`, to be taken back if it was no failure. */
+export class CountedAttempt {
+  constructor(
+    private readonly throttle: FailureThrottle,
+    private readonly counted: ReadonlyArray<{ key: string; window_start: number }>,
+  ) {}
+
+  /** It was no failure (the right password, say, for an account that cannot sign in): uncounted everywhere. */
+  async forgive(): Promise<void> {
+    for (const { key, window_start } of this.counted) await this.throttle.uncount(key, window_start);
+  }
+
+  /** It succeeded: `cleared` forgets its earlier failures too (the owner is back), the other keys only this attempt. */
+  async succeed(cleared: string): Promise<void> {
+    for (const { key, window_start } of this.counted) await (key === cleared ? this.throttle.reset(key) : this.throttle.uncount(key, window_start));
+  }
+}
+
+// Every client authentication reads its key first: compiled once per key count.
 const throttleRows = preparedQueryPerCount((db, value, count) =>
   db
     .selectFrom('throttle')

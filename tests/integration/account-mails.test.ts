@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RESET_THROTTLE } from '../../server/accounts/password-resets';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -85,6 +86,13 @@ describe('password reset by mail', () => {
     expect((await ask('someone-else@example.com')).status).toBe(200);
     t.advance(15 * 60_000);
     expect((await ask('someone@example.com')).status).toBe(200);
+  });
+
+  it('serves no more requests than the limit when they come all at once', async () => {
+    const burst = await Promise.all(Array.from({ length: 8 }, () => ask('flood@example.com')));
+    const statuses = burst.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(RESET_THROTTLE.account.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(8 - RESET_THROTTLE.account.limit);
   });
 
   it('clears the failed sign-ins of the account, so the new password works at once', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountsService } from '../../server/accounts/accounts-service';
+import { AccountsService, LOGIN_THROTTLE } from '../../server/accounts/accounts-service';
 import { UsersRepository } from '../../server/accounts/users-repository';
 import { call, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 
@@ -148,6 +148,27 @@ describe('sign-in', () => {
     expect((await attempt(user.password)).status).toBe(429);
   });
 
+  it('judges no more guesses than the limit when they come all at once', async () => {
+    const user = await registerAndLogin(t.app);
+    // Sent together, each is counted before its password is hashed: none slips past a check that
+    // the others have not failed yet.
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: `Wrong-${i}` } })));
+    const statuses = burst.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_THROTTLE.account.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - LOGIN_THROTTLE.account.limit);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(429);
+  });
+
+  it('never counts sign-ins that succeed, one after another or all at once, against their address', async () => {
+    const user = await registerAndLogin(t.app);
+    const signIn = () => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    for (let i = 0; i < LOGIN_THROTTLE.address.limit + 5; i++) expect((await signIn()).status).toBe(200);
+    const together = await Promise.all(Array.from({ length: 20 }, signIn));
+    expect(together.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    // And a failure after them is the first one on record: four more are allowed.
+    for (let i = 0; i < LOGIN_THROTTLE.account.limit; i++) expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: `Wrong-${i}` } })).status).toBe(401);
+  });
+
   it('throttles unknown emails the same way (no enumeration through the throttle)', async () => {
     for (let i = 0; i < 5; i++) {
       expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'ghost@example.com', password: 'x' } })).status).toBe(401);
@@ -212,5 +233,24 @@ describe("changing one's password", () => {
     expect((await login(user.email, user.password)).status).toBe(429);
     t.advance(61_000);
     expect((await change(user.access, { current_password: user.password, password: 'Brand-new1' })).status).toBe(200);
+  });
+
+  it('judges no more current-password guesses than the limit when they come all at once', async () => {
+    const user = await registerAndLogin(t.app);
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => change(user.access, { current_password: `Wrong-${i}`, password: 'Brand-new1' })));
+    const statuses = burst.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(LOGIN_THROTTLE.account.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(12 - LOGIN_THROTTLE.account.limit);
+  });
+
+  it('does not count a right current password as a failure', async () => {
+    const user = await registerAndLogin(t.app);
+    const spare = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    let password = user.password;
+    for (let i = 0; i < LOGIN_THROTTLE.account.limit + 2; i++) {
+      const next = `Brand-new${i}A`;
+      expect((await change(spare.body.access, { current_password: password, password: next })).status).toBe(200);
+      password = next;
+    }
   });
 });
