@@ -14,6 +14,9 @@ export const authorizationParamsSchema = z.object({
   max_age: z.string().max(20).optional(),
   login_hint: z.string().max(300).optional(),
   id_token_hint: z.string().max(8000).optional(),
+  /** Request objects (OIDC Core §6): read only to be refused with request_not_supported / request_uri_not_supported. */
+  request: z.string().max(8000).optional(),
+  request_uri: z.string().max(2000).optional(),
 });
 export type AuthorizationParams = z.infer<typeof authorizationParamsSchema>;
 export const AUTHORIZATION_PARAMS = Object.keys(authorizationParamsSchema.shape) as Array<keyof AuthorizationParams>;
@@ -59,6 +62,7 @@ export const endSessionRequestSchema = z.object({
   state: z.string().max(2000).optional(),
   client_id: z.string().max(200).optional(),
 });
+export const END_SESSION_PARAMS = Object.keys(endSessionRequestSchema.shape) as Array<keyof z.infer<typeof endSessionRequestSchema>>;
 export const endSessionResponseSchema = z.object({
   /** Where to send the browser, or null to stay on the signed-out page. */
   redirect_to: z.string().nullable(),

@@ -168,6 +168,8 @@ export interface OauthCodesTable {
   user_id: string;
   user_session_id: string;
   redirect_uri: string;
+  /** Whether the authorization request named redirect_uri (else the one registered was used): the token request must then repeat it. */
+  redirect_uri_sent: ColumnType<Flag, Flag | undefined, Flag>;
   scope: string;
   nonce: string | null;
   code_challenge: string | null;
@@ -190,7 +192,7 @@ export interface ServiceTokensTable {
   /** The SHA-256 of the token's secret part; null for tokens issued before selectors. */
   verifier_hash: string | null;
   kind: 'access' | 'refresh';
-  /** The scopes this token carries (a refresh may narrow the session's). */
+  /** The scopes this token carries (a refresh may narrow an access token's; a refresh token keeps the grant's). */
   scope: string;
   service_session_id: string;
   created_at: number;

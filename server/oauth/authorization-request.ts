@@ -4,6 +4,7 @@ import { checkClientUsable } from './checks/check-client';
 import { checkPkceChallenge } from './checks/check-pkce';
 import { checkMaxAge, checkPrompt } from './checks/check-prompt';
 import { checkRedirectUri } from './checks/check-redirect-uri';
+import { checkNoRequestObject } from './checks/check-request-object';
 import { checkResponseType } from './checks/check-response-type';
 import { checkScope } from './checks/check-scope';
 import { OAuthError } from './oauth-error';
@@ -11,6 +12,8 @@ import { OAuthError } from './oauth-error';
 export type ValidAuthorizationRequest = {
   service: ApiServiceRow;
   redirectUri: string;
+  /** Whether the request named its redirect_uri (the token request must then repeat it). */
+  redirectUriSent: boolean;
   scopes: string[];
   state: string | undefined;
   nonce: string | undefined;
@@ -29,12 +32,13 @@ export async function validateAuthorizationRequest(params: AuthorizationParams, 
   const service = checkClientUsable(params.client_id ? await services.findByClientId(params.client_id) : undefined, params.client_id);
   const redirectUri = checkRedirectUri(service, params.redirect_uri);
   try {
+    checkNoRequestObject(params.request, params.request_uri);
     checkResponseType(params.response_type);
     const scopes = checkScope(service, params.scope);
     const pkce = checkPkceChallenge(params.code_challenge, params.code_challenge_method, service.public_client === 1);
     const prompt = checkPrompt(params.prompt);
     const maxAge = checkMaxAge(params.max_age);
-    return { service, redirectUri, scopes, state: params.state, nonce: params.nonce, codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method, prompt, maxAge };
+    return { service, redirectUri, redirectUriSent: params.redirect_uri !== undefined, scopes, state: params.state, nonce: params.nonce, codeChallenge: pkce.challenge, codeChallengeMethod: pkce.method, prompt, maxAge };
   } catch (error) {
     if (error instanceof OAuthError) throw error.redirectingTo(redirectUri, params.state, issuer);
     throw error;

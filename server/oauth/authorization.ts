@@ -94,6 +94,7 @@ export class Authorization {
       user_id: user.id,
       user_session_id: auth.sessionId,
       redirect_uri: valid.redirectUri,
+      redirect_uri_sent: valid.redirectUriSent ? 1 : 0,
       scope: valid.scopes.join(' '),
       nonce: valid.nonce ?? null,
       code_challenge: valid.codeChallenge,
@@ -111,11 +112,15 @@ export class Authorization {
     return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }), serviceId: valid.service.id };
   }
 
-  /** max_age or prompt=login: a sign-in older than they allow needs a fresh one (with prompt=none, the service is told). */
+  /**
+   * max_age or prompt=login: a sign-in older than they allow needs a fresh one (with prompt=none,
+   * the service is told). max_age=0 is prompt=login (OIDC Core §3.1.2.1), which prompt=none cannot have.
+   */
   private async checkFreshness(valid: ValidAuthorizationRequest, authTime: number, fail: (error: OAuthError) => OAuthError): Promise<void> {
     const age = this.clock() - authTime;
-    if (valid.prompt.includes('login') && age > PROMPT_LOGIN_WINDOW_SECONDS * 1000) throw new OAuthError('login_required', 'The service asks for a fresh sign-in');
-    if (valid.maxAge === null || age <= valid.maxAge * 1000) return;
+    const maxAgeZero = valid.maxAge === 0 && !valid.prompt.includes('none');
+    if ((valid.prompt.includes('login') || maxAgeZero) && age > PROMPT_LOGIN_WINDOW_SECONDS * 1000) throw new OAuthError('login_required', 'The service asks for a fresh sign-in');
+    if (valid.maxAge === null || maxAgeZero || age <= valid.maxAge * 1000) return;
     const error = new OAuthError('login_required', 'The sign-in is older than max_age allows');
     throw valid.prompt.includes('none') ? fail(error) : error;
   }

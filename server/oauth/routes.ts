@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTHORIZATION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import { requestSource } from '../audit/audit-log';
@@ -29,6 +29,17 @@ function allowCrossOrigin(app: FastifyInstance): void {
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
   });
   for (const url of CROSS_ORIGIN) app.options(url, async (_request, reply) => reply.code(204).send());
+}
+
+/** The page's address with the request's known parameters as its query (others are left behind). */
+function asGet(page: string, names: readonly string[], body: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const name of names) {
+    const value = body[name];
+    if (typeof value === 'string') query.set(name, value);
+  }
+  const text = query.toString();
+  return text ? `${page}?${text}` : page;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -64,15 +75,10 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return reply.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`).type(JSON_TYPE).send(jwks.json);
   });
 
-  // A form POST to the authorization endpoint becomes the same request as a GET (OIDC Core §3.1.2.1).
-  app.post('/auth', { schema: { body: authorizationParamsSchema.passthrough() } }, async (request, reply) => {
-    const query = new URLSearchParams();
-    for (const name of AUTHORIZATION_PARAMS) {
-      const value = request.body[name];
-      if (typeof value === 'string') query.set(name, value);
-    }
-    return reply.redirect(`/auth?${query.toString()}`, 303);
-  });
+  // A form POST to the authorization endpoint (OIDC Core §3.1.2.1) or the end-session endpoint
+  // (RP-Initiated Logout §2) becomes the same request as a GET to its page.
+  app.post('/auth', { schema: { body: authorizationParamsSchema.passthrough() } }, async (request, reply) => reply.redirect(asGet('/auth', AUTHORIZATION_PARAMS, request.body), 303));
+  app.post('/signout', { schema: { body: endSessionRequestSchema.passthrough().nullish() } }, async (request, reply) => reply.redirect(asGet('/signout', END_SESSION_PARAMS, request.body ?? {}), 303));
 
   app.get('/api/v1/oauth/authorize', { schema: { querystring: authorizationParamsSchema.passthrough(), response: { 200: authorizationCheckSchema, ...errors } } }, async (request) =>
     oauth.authorization.check(request.query),

@@ -6,6 +6,7 @@ import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
 import { checkGrantType } from './checks/check-grant-type';
 import { checkPkceVerifier } from './checks/check-pkce';
+import { checkRedirectUriRepeated } from './checks/check-redirect-uri';
 import { checkScopeWithin } from './checks/check-scope';
 import { OAuthError } from './oauth-error';
 import { userOf, type ServiceSessionsRepository } from './service-sessions-repository';
@@ -57,7 +58,7 @@ export class TokenEndpoint {
     const user = userOf(code);
     try {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
-      if ((request.redirect_uri ?? code.redirect_uri) !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+      checkRedirectUriRepeated(code, request.redirect_uri);
       checkPkceVerifier(code.code_challenge, request.code_verifier);
       if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
     } catch (error) {
@@ -114,9 +115,11 @@ export class TokenEndpoint {
     const user = userOf(token);
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
 
-    const scopes = checkScopeWithin(token.scope.split(' '), request.scope);
+    // A narrower scope is for this access token only: the new refresh token keeps the grant (RFC 6749 §6).
+    const granted = token.scope.split(' ');
+    const scopes = checkScopeWithin(granted, request.scope);
     const expiresAt = now + this.refreshTokenTtlSeconds * 1000;
-    const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt);
+    const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt, granted);
     if (!(await this.serviceSessions.rotate(token.token_key, sessionId, now, expiresAt, tokens.rows))) {
       await this.serviceSessions.revokeSession(sessionId, now);
       await this.reused('refresh-token', token.user_id, service.id, client);

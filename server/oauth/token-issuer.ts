@@ -36,13 +36,14 @@ export class TokenIssuer {
     private readonly clock: () => number,
   ) {}
 
-  opaqueTokens(sessionId: string, scopes: string[], withRefresh: boolean, refreshExpiresAt: number): IssuedTokens {
+  /** `refreshScopes`: what the refresh token carries, the whole grant even when the access token has fewer (RFC 6749 §6). */
+  opaqueTokens(sessionId: string, scopes: string[], withRefresh: boolean, refreshExpiresAt: number, refreshScopes = scopes): IssuedTokens {
     const now = this.clock();
     const scope = scopes.join(' ');
     const access = newSplitToken(now);
     const refresh = withRefresh ? newSplitToken(now) : undefined;
     const rows: IssuedTokens['rows'] = [{ token_key: access.key, verifier_hash: access.verifierHash, kind: 'access', scope, service_session_id: sessionId, created_at: now, expires_at: now + this.accessTokenTtlSeconds * 1000, used_at: null }];
-    if (refresh) rows.push({ token_key: refresh.key, verifier_hash: refresh.verifierHash, kind: 'refresh', scope, service_session_id: sessionId, created_at: now, expires_at: refreshExpiresAt, used_at: null });
+    if (refresh) rows.push({ token_key: refresh.key, verifier_hash: refresh.verifierHash, kind: 'refresh', scope: refreshScopes.join(' '), service_session_id: sessionId, created_at: now, expires_at: refreshExpiresAt, used_at: null });
     return { access: access.token, refresh: refresh?.token, rows };
   }
 

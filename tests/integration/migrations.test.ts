@@ -95,6 +95,8 @@ it('says that sessions, codes and service sessions from before two-step sign-in 
   expect(await db.selectFrom('api_services').select('require_two_step').execute()).toEqual([{ require_two_step: 0 }]);
   // And they keep their secrets: none becomes a public client.
   expect(await db.selectFrom('api_services').select('public_client').execute()).toEqual([{ public_client: 0 }]);
+  // And the codes already there are taken to have named their redirect_uri: the token request repeats it.
+  expect(await db.selectFrom('oauth_codes').select('redirect_uri_sent').execute()).toEqual([{ redirect_uri_sent: 1 }]);
 });
 
 it('gives everyone already there a username made from their email, the oldest account keeping the plain one', async () => {

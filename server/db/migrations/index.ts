@@ -18,6 +18,7 @@ import * as publicClients from './2026-12-02T0200-public-clients';
 import * as sessionsByUserAndTime from './2026-12-02T0300-sessions-by-user-and-time';
 import * as disabledAccounts from './2026-12-02T0400-disabled-accounts';
 import * as auditLog from './2026-12-02T0500-audit-log';
+import * as codeRedirectUriSent from './2026-12-03T0000-code-redirect-uri-sent';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02T0300-sessions-by-user-and-time': sessionsByUserAndTime,
   '2026-12-02T0400-disabled-accounts': disabledAccounts,
   '2026-12-02T0500-audit-log': auditLog,
+  '2026-12-03T0000-code-redirect-uri-sent': codeRedirectUriSent,
 };

@@ -9,7 +9,8 @@ import { checkClientUsable } from './check-client';
 import { checkGrantType } from './check-grant-type';
 import { checkPkceChallenge, checkPkceVerifier } from './check-pkce';
 import { checkMaxAge, checkPrompt } from './check-prompt';
-import { checkRedirectUri } from './check-redirect-uri';
+import { checkRedirectUri, checkRedirectUriRepeated } from './check-redirect-uri';
+import { checkNoRequestObject } from './check-request-object';
 import { checkResponseType } from './check-response-type';
 import { checkScope, checkScopeWithin } from './check-scope';
 import { identityAssured } from './check-client-identity';
@@ -65,6 +66,27 @@ describe('checkRedirectUri', () => {
     }
     expect(refusal(() => checkRedirectUri(service(), undefined))).toBe('invalid_request: redirect_uri is missing (400)');
     expect(checkRedirectUri(service({ redirect_uris: '["https://only.lan/cb"]' }), undefined)).toBe('https://only.lan/cb');
+  });
+});
+
+describe('checkRedirectUriRepeated', () => {
+  it('repeats the one the authorization request named; may be left out only when it named none', () => {
+    const named = { redirect_uri: 'https://app.lan/cb', redirect_uri_sent: 1 };
+    expect(() => checkRedirectUriRepeated(named, 'https://app.lan/cb')).not.toThrow();
+    expect(refusal(() => checkRedirectUriRepeated(named, undefined))).toBe('invalid_grant: redirect_uri is missing: the authorization request named one (400)');
+    expect(refusal(() => checkRedirectUriRepeated(named, 'https://app.lan/cb/'))).toBe('invalid_grant: redirect_uri does not match the authorization request (400)');
+    const defaulted = { ...named, redirect_uri_sent: 0 };
+    expect(() => checkRedirectUriRepeated(defaulted, undefined)).not.toThrow();
+    expect(() => checkRedirectUriRepeated(defaulted, 'https://app.lan/cb')).not.toThrow();
+    expect(refusal(() => checkRedirectUriRepeated(defaulted, 'https://app.lan/cb2'))).toBe('invalid_grant: redirect_uri does not match the authorization request (400)');
+  });
+});
+
+describe('checkNoRequestObject', () => {
+  it('refuses request and request_uri, even empty', () => {
+    expect(refusal(() => checkNoRequestObject('', undefined))).toBe('request_not_supported: The request parameter is not supported (400)');
+    expect(refusal(() => checkNoRequestObject(undefined, 'urn:x'))).toBe('request_uri_not_supported: The request_uri parameter is not supported (400)');
+    expect(() => checkNoRequestObject(undefined, undefined)).not.toThrow();
   });
 });
 

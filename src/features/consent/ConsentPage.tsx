@@ -115,13 +115,15 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     }
     const c = result.check;
     const selectAccount = c.prompt.includes('select_account');
+    // max_age=0 asks for a fresh sign-in as prompt=login does (OIDC Core §3.1.2.1).
+    const login = c.prompt.includes('login') || (c.max_age === 0 && !c.prompt.includes('none'));
     if (signInRequired || !activeAccount) {
       if (c.prompt.includes('none')) return void back('login_required');
       // The picker or the sign-in form is where the person chooses: prompt=select_account is met.
       if (selectAccount) markStep('account-chosen', returnPath);
       // A sign-in this request starts with is the fresh one prompt=login asks for: not a second.
-      if (c.prompt.includes('login')) markStep('fresh-login', returnPath);
-      void navigate({ to: accounts.length > 0 && !c.prompt.includes('login') ? '/auth/authenticate' : '/auth/login', search: { from: returnPath } });
+      if (login) markStep('fresh-login', returnPath);
+      void navigate({ to: accounts.length > 0 && !login ? '/auth/authenticate' : '/auth/login', search: { from: returnPath } });
       return;
     }
     if (selectAccount && !hadStep('account-chosen', returnPath)) return void session.chooseAnotherAccount();
@@ -130,7 +132,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     if (hinted && hinted.accountId !== activeAccount.accountId) return void session.switchAccount(hinted.accountId);
     if (!hasAuthenticated) return void session.ensureAuthenticated();
     if (profile && !isFullyVerified(profile)) return void navigate({ to: '/verify', search: { from: returnPath } });
-    if (c.prompt.includes('login') && !hadStep('fresh-login', returnPath)) return void signInAgain();
+    if (login && !hadStep('fresh-login', returnPath)) return void signInAgain();
     if (c.prompt.includes('none')) return void allow();
     if (c.prompt.includes('consent')) return setAskingFor(activeAccount.accountId);
     if (rememberedTried.current === activeAccount.accountId) return;

@@ -1,0 +1,129 @@
+import * as client from 'openid-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+// Deviations from the specifications a relying party may rely on, each pinned by its section.
+
+let f: OidcFixture;
+let service: Awaited<ReturnType<OidcFixture['createService']>>;
+beforeEach(async () => {
+  f = await startOidcFixture();
+  service = await f.createService();
+});
+afterEach(async () => f.close());
+
+const verifier = 'v'.repeat(43) + 'erifier-for-tests';
+
+async function code(params: Record<string, string | undefined> = {}, access = f.user.access) {
+  const request = { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'st', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...params };
+  return oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', request, access);
+}
+
+async function token(form: Record<string, string>) {
+  const response = await fetch(`${f.issuer}/api/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}` },
+    body: new URLSearchParams(form),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+const exchange = (c: string, extra: Record<string, string> = {}) => token({ grant_type: 'authorization_code', code: c, code_verifier: verifier, ...extra });
+const userinfo = async (access: string) => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).json();
+const idTokenClaims = (idToken: string) => JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+
+describe('the token request repeats the redirect_uri (RFC 6749 §4.1.3, OIDC Core §3.1.3.2)', () => {
+  it('named in the authorization request: a token request without it is refused', async () => {
+    const answer = await exchange((await code()).body.code);
+    expect(answer).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'redirect_uri is missing: the authorization request named one' } });
+    expect((await exchange((await code()).body.code, { redirect_uri: CALLBACK })).status).toBe(200);
+  });
+
+  it('left out (one is registered): the token request may leave it out, or send that one', async () => {
+    expect((await exchange((await code({ redirect_uri: undefined })).body.code)).status).toBe(200);
+    expect((await exchange((await code({ redirect_uri: undefined })).body.code, { redirect_uri: CALLBACK })).status).toBe(200);
+    expect((await exchange((await code({ redirect_uri: undefined })).body.code, { redirect_uri: `${CALLBACK}/` })).body.error).toBe('invalid_grant');
+  });
+});
+
+describe('a refresh with a narrower scope (RFC 6749 §6)', () => {
+  it('narrows the access and ID tokens only: the new refresh token keeps the whole grant', async () => {
+    const issued = await exchange((await code({ scope: 'openid email profile' })).body.code, { redirect_uri: CALLBACK });
+    expect(issued.body.scope).toBe('openid email profile');
+    const narrowed = await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, scope: 'openid' });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.scope).toBe('openid');
+    expect(Object.keys(await userinfo(narrowed.body.access_token))).toEqual(['sub']);
+    expect(idTokenClaims(narrowed.body.id_token).email).toBeUndefined();
+
+    const again = await token({ grant_type: 'refresh_token', refresh_token: narrowed.body.refresh_token });
+    expect(again.status).toBe(200);
+    expect(again.body.scope).toBe('openid email profile');
+    expect(await userinfo(again.body.access_token)).toMatchObject({ email: f.user.email, name: f.user.name });
+    expect(idTokenClaims(again.body.id_token).email).toBe(f.user.email);
+    // And a later narrowing may pick another part of the grant.
+    expect((await token({ grant_type: 'refresh_token', refresh_token: again.body.refresh_token, scope: 'openid email' })).body.scope).toBe('openid email');
+  });
+});
+
+describe('max_age=0 is prompt=login (OIDC Core §3.1.2.1)', () => {
+  it('a sign-in of the last ten minutes gets a code; an older one must sign in again', async () => {
+    f.t.advance(1_000);
+    const fresh = await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password });
+    // The person typed the password and read the consent screen.
+    f.t.advance(30_000);
+    expect((await code({ max_age: '0' }, fresh.body.access)).status).toBe(200);
+
+    f.t.advance(PROMPT_LOGIN_WINDOW_SECONDS * 1000);
+    const stale = await code({ max_age: '0' }, fresh.body.access);
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({ error: 'login_required' });
+    expect(stale.body.redirect_to).toBeUndefined();
+  });
+
+  it('with prompt=none, which cannot ask for a sign-in, the service is told login_required', async () => {
+    expect((await code()).status).toBe(200); // approved before
+    f.t.advance(1_000);
+    const silent = await code({ max_age: '0', prompt: 'none' });
+    expect(Object.fromEntries(new URL(silent.body.redirect_to).searchParams)).toMatchObject({ error: 'login_required', state: 'st', iss: f.issuer });
+  });
+});
+
+describe('the end-session endpoint takes a form POST (RP-Initiated Logout §2)', () => {
+  it('becomes the same request as a GET, with the known parameters only', async () => {
+    const post = (body?: URLSearchParams) => fetch(`${f.issuer}/signout`, { method: 'POST', redirect: 'manual', ...(body ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body } : {}) });
+    const form = new URLSearchParams({ id_token_hint: 'a.b.c', post_logout_redirect_uri: CALLBACK, state: 'bye', client_id: service.clientId, ui_locales: 'en' });
+    const response = await post(form);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`/signout?id_token_hint=a.b.c&post_logout_redirect_uri=${encodeURIComponent(CALLBACK)}&state=bye&client_id=${service.clientId}`);
+    const empty = await post();
+    expect([empty.status, empty.headers.get('location')]).toEqual([303, '/signout']);
+  });
+});
+
+describe('request objects are refused, not ignored (OIDC Core §6.1, §6.2)', () => {
+  const authorize = async (params: Record<string, string>) => {
+    const query = new URLSearchParams({ client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 'xyz', ...params });
+    const response = await fetch(`${f.issuer}/api/v1/oauth/authorize?${query}`);
+    return { status: response.status, body: await response.json() };
+  };
+
+  it('request and request_uri go back to the service with their errors, state and iss', async () => {
+    for (const [param, error] of [['request', 'request_not_supported'], ['request_uri', 'request_uri_not_supported']] as const) {
+      const checked = await authorize({ [param]: 'eyJhbGciOiJub25lIn0.e30.' });
+      expect(checked.status).toBe(400);
+      expect(Object.fromEntries(new URL(checked.body.redirect_to).searchParams)).toMatchObject({ error, state: 'xyz', iss: f.issuer });
+      const asked = await code({ [param]: 'https://rp.example/request.jwt', state: 'xyz' });
+      expect(new URL(asked.body.redirect_to).searchParams.get('error')).toBe(error);
+    }
+  });
+
+  it('an unknown client is still shown, never redirected to; a form POST to /auth keeps the parameter', async () => {
+    const unknown = await fetch(`${f.issuer}/api/v1/oauth/authorize?${new URLSearchParams({ client_id: 'nope', redirect_uri: CALLBACK, request: 'x' })}`);
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect((await unknown.json()).redirect_to).toBeUndefined();
+    const posted = await fetch(`${f.issuer}/auth`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, request_uri: 'urn:x' }) });
+    expect(posted.headers.get('location')).toBe(`/auth?client_id=${service.clientId}&request_uri=urn%3Ax`);
+  });
+});
