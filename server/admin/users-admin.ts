@@ -70,7 +70,7 @@ export class UsersAdmin {
   /** Edits a user; a changed email must be verified again. */
   async update(id: string, input: z.output<typeof adminUserUpdateSchema>): Promise<AdminUserDetail> {
     const current = await this.row(id);
-    if (current.is_admin === 1 && !input.is_admin) await this.refuseIfLastAdmin();
+    if (current.is_admin === 1 && !input.is_admin) await this.refuseIfLastAdmin(id);
     const email = normaliseEmail(input.email);
     const emailChanged = email !== current.email;
     try {
@@ -138,7 +138,7 @@ export class UsersAdmin {
   /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */
   async delete(id: string): Promise<void> {
     const current = await this.row(id);
-    if (current.is_admin === 1) await this.refuseIfLastAdmin();
+    if (current.is_admin === 1) await this.refuseIfLastAdmin(id);
     await this.db.deleteFrom('users').where('id', '=', id).execute();
   }
 
@@ -148,8 +148,9 @@ export class UsersAdmin {
     return row;
   }
 
-  private async refuseIfLastAdmin(): Promise<void> {
-    const { count } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('is_admin', '=', 1).where('disabled_at', 'is', null).executeTakeFirstOrThrow();
-    if (Number(count) <= 1) throw AppError.lastAdministrator();
+  /** Refuses to take `id` away as an administrator unless another enabled one remains (the target may itself be disabled). */
+  private async refuseIfLastAdmin(id: string): Promise<void> {
+    const { count } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('is_admin', '=', 1).where('disabled_at', 'is', null).where('id', '!=', id).executeTakeFirstOrThrow();
+    if (Number(count) === 0) throw AppError.lastAdministrator();
   }
 }

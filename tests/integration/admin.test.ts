@@ -112,6 +112,22 @@ describe('users (admin)', () => {
     expect((await api.get(`/api/v1/admin/users/${admin.id}`)).body.is_admin).toBe(true);
   });
 
+  it('demotes or deletes a disabled administrator while one enabled administrator remains', async () => {
+    const api = as(admin.access);
+    const addDisabledAdmin = async (email: string) => {
+      const created = await api.post('/api/v1/admin/users', { full_name: 'Old Admin', email, password: 'Builder123', is_admin: true });
+      expect((await api.put(`/api/v1/admin/users/${created.body.id}/status`, { disabled: true })).status).toBe(200);
+      return created.body.id as string;
+    };
+    const demoted = await addDisabledAdmin('old1@example.com');
+    const demote = await api.put(`/api/v1/admin/users/${demoted}`, { full_name: 'Old Admin', email: 'old1@example.com', phone_number: null, is_admin: false });
+    expect(demote.status).toBe(200);
+    expect(demote.body.is_admin).toBe(false);
+    const deleted = await addDisabledAdmin('old2@example.com');
+    expect((await api.delete(`/api/v1/admin/users/${deleted}`)).status).toBeLessThan(300);
+    expect((await api.get(`/api/v1/admin/users/${deleted}`)).status).toBe(404);
+  });
+
   it("sets a user's password and signs them out everywhere; an administrator's own keeps the session it is set from", async () => {
     const api = as(admin.access);
     const bob = await registerAndLogin(t.app, { full_name: 'Bob Builder' });
