@@ -21,9 +21,11 @@ const api: BrokerApi = {
 };
 
 // Bearer tokens for first-party API calls. Registered before the precache routes so it wins.
+// Never on a navigation: the app makes none to the API, and one may come from another site's
+// link or form, which must not be sent with the person's token (cross-site request forgery).
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (!isBrokeredRequest(url, self.location.origin) || event.request.headers.has('authorization')) return;
+  if (event.request.mode === 'navigate' || !isBrokeredRequest(url, self.location.origin) || event.request.headers.has('authorization')) return;
   event.respondWith(broker.fetchWithToken(event.request));
 });
 

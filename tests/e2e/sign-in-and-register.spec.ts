@@ -59,6 +59,10 @@ test('register through the form, sign in, and see the welcome; tokens stay out o
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({ email: person.email, label: person.name, accessIsBytes: true, refreshIsBytes: true, ivLengths: [12, 12] });
   expect(stored[0]!.accessText).not.toContain('eyJ');
+
+  // A navigation to the API (another site's link or form could start one) carries no token.
+  const navigated = await page.goto('/api/v1/auth/profile');
+  expect(navigated!.status()).toBe(401);
 });
 
 test('sign-in validation messages and server errors', async ({ page }) => {
