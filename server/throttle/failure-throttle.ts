@@ -123,6 +123,17 @@ export class FailureThrottle {
     await this.db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', key).where('window_start', '=', windowStart).where('failures', '>', 1).execute();
   }
 
+  /**
+   * Forgets a key's failures after a success, but not the attempts this process is still judging:
+   * deleting those too would leave their own taking back with no row to take from, and let a
+   * burst running beside a success past the limit.
+   */
+  async clear(key: string): Promise<void> {
+    const others = this.turns.judging(key) - 1;
+    if (others <= 0) return this.reset(key);
+    await this.db.updateTable('throttle').set({ failures: sql`case when failures - 1 < cast(${others} as integer) then failures - 1 else cast(${others} as integer) end` }).where('key', '=', key).execute();
+  }
+
   async reset(key: string): Promise<void> {
     await this.db.deleteFrom('throttle').where('key', '=', key).execute();
   }
@@ -142,7 +153,7 @@ export class CountedAttempt {
 
   /** It succeeded: `cleared` forgets its earlier failures too (the owner is back), the other keys only this attempt. */
   async succeed(cleared: string): Promise<void> {
-    for (const { key, window_start } of this.counted) await (key === cleared ? this.throttle.reset(key) : this.throttle.uncount(key, window_start));
+    for (const { key, window_start } of this.counted) await (key === cleared ? this.throttle.clear(key) : this.throttle.uncount(key, window_start));
   }
 }
 
