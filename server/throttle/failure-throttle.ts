@@ -25,11 +25,8 @@ export class FailureThrottle {
     private readonly clock: () => number,
   ) {}
 
-  /**
-   * Throws 429 when any key has used up its failures in the current window; otherwise answers
-   * the keys that have failures on record (so a success resets only what exists).
-   */
-  async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<Set<string>> {
+  /** Throws 429 when any key has used up its failures in the current window (client authentication's check). */
+  async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
     const now = this.clock();
     const keys = entries.map(([key]) => key);
     const { rows } = await throttleRows(keys.length)(this.db, Object.fromEntries(keys.entries()));
@@ -40,7 +37,6 @@ export class FailureThrottle {
         throw AppError.tooManyAttempts((windowEnd - now) / 1000);
       }
     }
-    return new Set(rows.map((row) => row.key));
   }
 
   /**
@@ -75,7 +71,7 @@ export class FailureThrottle {
         const over = counted.filter(({ rule, failures }) => failures > rule.limit);
         if (over.length === 0) return new CountedAttempt(this, counted);
         for (const { key, window_start } of counted) await this.uncount(key, window_start);
-        const busy = over.find(({ key }) => this.turns.busy(key));
+        const busy = over.find(({ key }) => this.turns.judging(key) > 0);
         if (!busy || round === MAX_WAITS) {
           const { rule, window_start } = over[0]!;
           throw AppError.tooManyAttempts((window_start + rule.windowSeconds * 1000 - now) / 1000);

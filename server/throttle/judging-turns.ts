@@ -6,10 +6,6 @@
 export class JudgingTurns {
   private readonly keys = new Map<string, { judging: number; waiting: Array<() => void> }>();
 
-  busy(key: string): boolean {
-    return this.judging(key) > 0;
-  }
-
   judging(key: string): number {
     return this.keys.get(key)?.judging ?? 0;
   }
