@@ -21,6 +21,23 @@ export const authorizationParamsSchema = z.object({
 export type AuthorizationParams = z.infer<typeof authorizationParamsSchema>;
 export const AUTHORIZATION_PARAMS = Object.keys(authorizationParamsSchema.shape) as Array<keyof AuthorizationParams>;
 
+/**
+ * GET /api/v1/oauth/authorize: the parameters as the service sent them. A repeated one arrives
+ * as a list, only to be refused (RFC 6749 §3.1).
+ */
+export const authorizationQuerySchema = z.object(
+  Object.fromEntries(AUTHORIZATION_PARAMS.map((name) => [name, z.union([authorizationParamsSchema.shape[name], z.array(z.string().max(8000)).max(20)])])) as {
+    [K in keyof AuthorizationParams]-?: z.ZodUnion<[(typeof authorizationParamsSchema.shape)[K], z.ZodArray<z.ZodString>]>;
+  },
+);
+export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
+
+/** The names sent more than once in a query string, among the authorization request's. */
+export function repeatedAuthorizationParams(search: string): Array<keyof AuthorizationParams> {
+  const names = [...new URLSearchParams(search)].map(([name]) => name);
+  return AUTHORIZATION_PARAMS.filter((name) => names.indexOf(name) !== names.lastIndexOf(name));
+}
+
 /** GET /api/v1/oauth/authorize: a valid request, as the consent screen shows it. */
 export const authorizationCheckSchema = z.object({
   service: z.object({ client_id: z.string(), name: z.string(), icon_url: z.string().nullable() }),

@@ -28,10 +28,16 @@ export type ValidAuthorizationRequest = {
  * its redirect_uri are known good, an error is shown by us (never redirected); after that it
  * goes back to the service.
  */
-export async function validateAuthorizationRequest(params: AuthorizationParams, services: ApiServicesRepository, issuer: string): Promise<ValidAuthorizationRequest> {
+export async function validateAuthorizationRequest(params: AuthorizationParams, services: ApiServicesRepository, issuer: string, repeated: readonly string[] = []): Promise<ValidAuthorizationRequest> {
+  const refuseRepeated = (names: readonly string[]) => {
+    if (names.length > 0) throw new OAuthError('invalid_request', `The ${names.join(', ')} parameter${names.length > 1 ? 's are' : ' is'} repeated`);
+  };
+  // A repeated client_id or redirect_uri leaves no address known good to send the error to.
+  refuseRepeated(repeated.filter((name) => name === 'client_id' || name === 'redirect_uri'));
   const service = checkClientUsable(params.client_id ? await services.findByClientId(params.client_id) : undefined, params.client_id);
   const redirectUri = checkRedirectUri(service, params.redirect_uri);
   try {
+    refuseRepeated(repeated);
     checkNoRequestObject(params.request, params.request_uri);
     checkResponseType(params.response_type);
     const scopes = checkScope(service, params.scope);

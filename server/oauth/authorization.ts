@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { AuthorizationCheck, AuthorizationParams, CodeRequest } from '../../contract/oauth';
-import { redirectWith } from '../../contract/oauth';
+import type { AuthorizationCheck, AuthorizationParams, AuthorizationQuery, CodeRequest } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, redirectWith } from '../../contract/oauth';
 import type { UsersRepository } from '../accounts/users-repository';
 import type { ApiServicesRepository } from '../api-services/api-services-repository';
 import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
@@ -37,8 +37,15 @@ export class Authorization {
   ) {}
 
   /** What the consent screen needs to show a valid request; throws what it must show instead. */
-  async check(params: AuthorizationParams): Promise<AuthorizationCheck> {
-    const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
+  async check(query: AuthorizationQuery): Promise<AuthorizationCheck> {
+    const params: AuthorizationParams = {};
+    const repeated: string[] = [];
+    for (const name of AUTHORIZATION_PARAMS) {
+      const value = query[name];
+      if (Array.isArray(value)) repeated.push(name);
+      params[name] = Array.isArray(value) ? value[0] : value;
+    }
+    const valid = await validateAuthorizationRequest(params, this.services, this.issuer, repeated);
     const hinted = params.id_token_hint ? await this.hints.subjectOf(params.id_token_hint, valid.service.client_id) : null;
     return {
       service: { client_id: valid.service.client_id, name: valid.service.name, icon_url: valid.service.icon_url },
@@ -61,25 +68,34 @@ export class Authorization {
   async issueCode(params: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string; serviceId: string } | null> {
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
     const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
+    const silent = valid.prompt.includes('none');
     const user = await this.users.findById(auth.userId);
-    if (!user || user.verified !== 1) throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
+    if (!user || user.verified !== 1) {
+      // The verification steps are pages prompt=none may not show (OIDC Core §3.1.2.6).
+      if (silent) throw fail(new OAuthError('interaction_required', 'The account must finish its verification first'));
+      throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
+    }
+    // The hint names whom the service expects; silently, no one else is signed in instead (OIDC Core §3.1.2.1).
+    if (silent && params.id_token_hint && (await this.hints.subjectOf(params.id_token_hint, valid.service.client_id)) !== user.id) {
+      throw fail(new OAuthError('login_required', 'The person the id_token_hint names is not the one signed in'));
+    }
     try {
       checkAllowedGroups(valid.service, user);
     } catch (refused) {
       // The person is told on the consent screen; a service asking silently is told instead.
-      throw valid.prompt.includes('none') ? fail(refused as OAuthError) : refused;
+      throw silent ? fail(refused as OAuthError) : refused;
     }
     const session = await this.userSessions.findById(auth.sessionId);
     const authTime = session?.issued_at ?? this.clock();
     const amr = session?.amr ?? SIGN_IN_METHODS.password;
     if (!takesSignIn(valid.service, amr)) {
-      if (valid.prompt.includes('none')) throw fail(new OAuthError('login_required', 'The service takes only two-step sign-ins'));
+      if (silent) throw fail(new OAuthError('login_required', 'The service takes only two-step sign-ins'));
       throw twoStepRefusal(valid.service, (await this.authenticatorApps.status(user.id)).enabled);
     }
     await this.checkFreshness(valid, authTime, fail);
     const consented = await this.serviceSessions.consentedScopes(user.id, valid.service.id);
     const approvedBefore = identityAssured(valid.service, valid.redirectUri) && valid.scopes.every((scope) => consented.includes(scope));
-    if (valid.prompt.includes('none')) {
+    if (silent) {
       if (!approvedBefore) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
     } else if (params.if_approved) {
       const remembered = approvedBefore && !valid.prompt.includes('consent') && (await this.serviceSessions.hasLiveSession(user.id, valid.service.id, this.clock()));

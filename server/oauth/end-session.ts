@@ -32,7 +32,8 @@ export class EndSession {
       }
     }
     let redirectTo: string | null = null;
-    if (service && request.post_logout_redirect_uri) {
+    // A disabled service still has its session ended, but no one is sent back to it.
+    if (service?.is_active === 1 && request.post_logout_redirect_uri) {
       const allowed = [...(JSON.parse(service.redirect_uris) as string[]), ...(JSON.parse(service.post_logout_redirect_uris) as string[])];
       if (allowed.includes(request.post_logout_redirect_uri)) redirectTo = redirectWith(request.post_logout_redirect_uri, { state: request.state });
     }

@@ -13,6 +13,7 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'login_required'
   | 'consent_required'
+  | 'interaction_required'
   | 'request_not_supported'
   | 'request_uri_not_supported'
   | 'invalid_token'

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import { requestSource } from '../audit/audit-log';
@@ -80,7 +80,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.post('/auth', { schema: { body: authorizationParamsSchema.passthrough() } }, async (request, reply) => reply.redirect(asGet('/auth', AUTHORIZATION_PARAMS, request.body), 303));
   app.post('/signout', { schema: { body: endSessionRequestSchema.passthrough().nullish() } }, async (request, reply) => reply.redirect(asGet('/signout', END_SESSION_PARAMS, request.body ?? {}), 303));
 
-  app.get('/api/v1/oauth/authorize', { schema: { querystring: authorizationParamsSchema.passthrough(), response: { 200: authorizationCheckSchema, ...errors } } }, async (request) =>
+  app.get('/api/v1/oauth/authorize', { schema: { querystring: authorizationQuerySchema.passthrough(), response: { 200: authorizationCheckSchema, ...errors } } }, async (request) =>
     oauth.authorization.check(request.query),
   );
 

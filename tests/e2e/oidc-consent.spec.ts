@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
-import { createService as createServiceThroughApi, E2E_URL, turnOnTwoStep, verifiedPerson } from './support/api';
+import { createService as createServiceThroughApi, E2E_URL, newPerson, register, turnOnTwoStep, verifiedPerson } from './support/api';
 import { checkScreen, controlled, signIn, signInToHome } from './support/ui';
 
 let callbackServer: Server;
@@ -245,6 +245,28 @@ test('Cancel goes back with access_denied; a disabled service shows the error pa
   await page.goto(`/auth?${params}`);
   await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
   await expect(page.getByText('This service is disabled')).toBeVisible();
+});
+
+test('prompt=none shows no page: an account still to verify and a repeated parameter go back to the service with their errors', async ({ page }) => {
+  const service = await createService({ name: 'Paperless' });
+  const person = newPerson('silent');
+  await register(person);
+  await page.goto('/auth/login');
+  await signIn(page, person);
+  await expect(page).toHaveURL(/\/verify/);
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname));
+
+  const params = { client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'quiet' };
+  await page.goto(`/auth?${new URLSearchParams({ ...params, prompt: 'none' })}`);
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ error: 'interaction_required', state: 'quiet', iss: E2E_URL });
+  expect(visited).not.toContain('/verify');
+
+  // The router keeps the first of a repeated parameter; the request is refused all the same.
+  await page.goto(`/auth?${new URLSearchParams(params)}&scope=openid%20email`);
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ error: 'invalid_request', error_description: 'The scope parameter is repeated', state: 'quiet' });
 });
 
 test("a mobile app's own scheme: the tab says the sign-in went to the app, and the code it carries works", async ({ page }) => {

@@ -127,3 +127,64 @@ describe('request objects are refused, not ignored (OIDC Core §6.1, §6.2)', ()
     expect(posted.headers.get('location')).toBe(`/auth?client_id=${service.clientId}&request_uri=urn%3Ax`);
   });
 });
+
+describe('prompt=none shows nothing (OIDC Core §3.1.2.1, §3.1.2.6)', () => {
+  const errorOf = (answer: { body: { redirect_to?: string } }) => Object.fromEntries(new URL(answer.body.redirect_to!).searchParams);
+
+  it('an account still to be verified is interaction_required, back at the service', async () => {
+    await oidcJson(f.issuer, 'POST', '/api/v1/register', { full_name: 'New Person', email: 'new@oidc.test', password: 'New-pass1' });
+    const fresh = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: 'new@oidc.test', password: 'New-pass1' })).body.access as string;
+    expect(errorOf(await code({ prompt: 'none' }, fresh))).toMatchObject({ error: 'interaction_required', state: 'st', iss: f.issuer });
+    // Asked with a screen, the person is told to verify first, and the service is not.
+    expect(await code({}, fresh)).toMatchObject({ status: 403, body: { error: 'access_denied' } });
+  });
+
+  it('an id_token_hint naming someone else is login_required; naming the one signed in goes on', async () => {
+    const config = await f.relyingParty(service);
+    const olivia = (await f.signInToService(config, { scope: 'openid email' })).tokens.id_token!;
+    const admin = (await f.signInToService(config, { scope: 'openid email', token: f.adminToken })).tokens.id_token!;
+    expect((await code({ prompt: 'none', id_token_hint: olivia })).status).toBe(200);
+    expect(errorOf(await code({ prompt: 'none', id_token_hint: admin }))).toMatchObject({ error: 'login_required', state: 'st' });
+    expect(errorOf(await code({ prompt: 'none', id_token_hint: 'not.a.token' }))).toMatchObject({ error: 'login_required' });
+    // With a screen, the person signed in may go on: the consent screen shows who it is.
+    expect((await code({ id_token_hint: admin })).status).toBe(200);
+  });
+});
+
+describe('a repeated authorization parameter is refused (RFC 6749 §3.1, §4.1.2.1)', () => {
+  const authorize = async (query: string) => {
+    const response = await fetch(`${f.issuer}/api/v1/oauth/authorize?${query}`);
+    return { status: response.status, body: await response.json() };
+  };
+  const base = () => `client_id=${service.clientId}&redirect_uri=${encodeURIComponent(CALLBACK)}&response_type=code&state=st`;
+
+  it('goes back to the service as invalid_request, naming the parameter', async () => {
+    expect((await authorize(`${base()}&scope=openid`)).status).toBe(200);
+    const twice = await authorize(`${base()}&scope=openid&scope=openid%20email`);
+    expect(twice.status).toBe(400);
+    expect(Object.fromEntries(new URL(twice.body.redirect_to).searchParams)).toMatchObject({ error: 'invalid_request', error_description: 'The scope parameter is repeated', state: 'st', iss: f.issuer });
+  });
+
+  it('a repeated client_id or redirect_uri is shown, never redirected to', async () => {
+    for (const query of [`${base()}&scope=openid&client_id=${service.clientId}`, `${base()}&scope=openid&redirect_uri=https%3A%2F%2Fevil.example%2F`]) {
+      const answer = await authorize(query);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe('invalid_request');
+      expect(answer.body.redirect_to).toBeUndefined();
+    }
+  });
+});
+
+describe('a disabled service (RP-Initiated Logout §3)', () => {
+  it('has its session ended, and no one is sent back to it', async () => {
+    const signedIn = await f.signInToService(await f.relyingParty(service), { scope: 'openid email' });
+    const endSession = () => oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: signedIn.tokens.id_token, post_logout_redirect_uri: CALLBACK, state: 's' });
+    const sessions = async () => (await oidcJson(f.issuer, 'GET', '/api/v1/admin/service-sessions?page=1&size=10', undefined, f.adminToken)).body.items as Array<{ is_active: boolean }>;
+    expect((await oidcJson(f.issuer, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, {}, f.adminToken)).status).toBe(200);
+    expect((await endSession()).body).toMatchObject({ redirect_to: null, subject: expect.any(String) });
+    expect((await sessions()).map((session) => session.is_active)).toEqual([false]);
+    // Enabled again, the same request returns to it.
+    await oidcJson(f.issuer, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, {}, f.adminToken);
+    expect((await endSession()).body.redirect_to).toBe(`${CALLBACK}?state=s`);
+  });
+});

@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { opensAnApp, redirectWith, type AuthorizationParams } from '../../../contract/oauth';
+import { opensAnApp, redirectWith, repeatedAuthorizationParams, type AuthorizationParams } from '../../../contract/oauth';
 import { errorMessage } from '../../api/errors';
 import { isFullyVerified } from '../../app/guards';
 import { stringifySearch } from '../../app/search-params';
@@ -27,6 +27,8 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   const { activeAccount, signInRequired, accounts, profile, hasAuthenticated } = useSnapshot(session.state);
   const navigate = useNavigate();
   const [request] = useState(params); // read once: later navigation does not change the request
+  // The router keeps a repeated parameter's first value; the server refuses the request for it.
+  const [repeated] = useState(() => repeatedAuthorizationParams(window.location.search));
   const [result, setResult] = useState<CheckResult | null>(null);
   const [leaving, setLeaving] = useState<string | null>(null);
   const [handedOff, setHandedOff] = useState(false);
@@ -54,7 +56,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   useEffect(() => {
     let current = true;
     setUnreachable(null);
-    checkAuthorization(request).then(
+    checkAuthorization(request, repeated).then(
       (answer) => current && setResult(answer),
       (error: unknown) => {
         if (!current) return;
@@ -131,7 +133,11 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     const hinted = selectAccount ? undefined : (accounts.find((a) => a.accountId === c.hinted_subject) ?? accounts.find((a) => !!c.login_hint && a.email.toLowerCase() === c.login_hint.toLowerCase()));
     if (hinted && hinted.accountId !== activeAccount.accountId) return void session.switchAccount(hinted.accountId);
     if (!hasAuthenticated) return void session.ensureAuthenticated();
-    if (profile && !isFullyVerified(profile)) return void navigate({ to: '/verify', search: { from: returnPath } });
+    if (profile && !isFullyVerified(profile)) {
+      // The verification pages are an interaction prompt=none rules out (OIDC Core §3.1.2.6).
+      if (c.prompt.includes('none')) return void back('interaction_required', 'The account must finish its verification first');
+      return void navigate({ to: '/verify', search: { from: returnPath } });
+    }
     if (login && !hadStep('fresh-login', returnPath)) return void signInAgain();
     if (c.prompt.includes('none')) return void allow();
     if (c.prompt.includes('consent')) return setAskingFor(activeAccount.accountId);

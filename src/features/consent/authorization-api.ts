@@ -11,9 +11,11 @@ async function oauthError(response: Response): Promise<OAuthErrorBody> {
   return parsed.success ? parsed.data : { error: 'server_error', error_description: 'The sign-in service did not answer as expected' };
 }
 
-/** Validates the request before anyone signs in (public). */
-export async function checkAuthorization(params: AuthorizationParams): Promise<CheckResult> {
-  const response = await fetch(`/api/v1/oauth/authorize?${asQuery(params)}`);
+/** Validates the request before anyone signs in (public). A parameter the service repeated is sent twice, for the server to refuse. */
+export async function checkAuthorization(params: AuthorizationParams, repeated: readonly string[] = []): Promise<CheckResult> {
+  const query = asQuery(params);
+  for (const name of repeated) query.append(name, query.get(name) ?? '');
+  const response = await fetch(`/api/v1/oauth/authorize?${query}`);
   if (response.ok) return { ok: true, check: authorizationCheckSchema.parse(await response.json()) };
   return { ok: false, error: await oauthError(response) };
 }
