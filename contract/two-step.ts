@@ -50,10 +50,15 @@ export const twoStepSetupSchema = z.object({
 });
 export type TwoStepSetup = z.infer<typeof twoStepSetupSchema>;
 
-/** PUT /api/v1/auth/two-step: turns it on with the set-up secret and a code the app made from it. */
+/**
+ * PUT /api/v1/auth/two-step: turns it on with the set-up secret, a code the app made from it, and
+ * the password, as turning it off needs: whoever holds only a session cannot enrol their own app
+ * (ASVS 3.7.1).
+ */
 export const twoStepTurnOnSchema = z.object({
   secret: z.string({ error: 'The setup key is missing; start again' }).regex(/^[A-Z2-7]{32}$/, 'The setup key is not valid; start again'),
   code: authenticatorCodeField,
+  current_password: currentPasswordField,
 });
 
 /** Each works once, in place of the app's code. Shown only when made: only their hashes are kept. */

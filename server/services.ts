@@ -75,14 +75,14 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   const notify = noticeSender(mailer, log);
   const authenticatorApps = new AuthenticatorApps(db, notify, clock);
-  const accounts = new AccountsService(users, sessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit }, clock);
+  const serviceSessions = new ServiceSessionsRepository(db);
+  const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit }, clock);
   const emailCodes = new EmailCodes(db, users, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);
   const apiServices = new ApiServicesService(apiServicesRepository, clock);
-  const serviceSessions = new ServiceSessionsRepository(db);
   const hints = new IdTokenHints(keys, config.publicUrl);
   const lastActive = new LastActiveBatch((entries) => serviceSessions.touchMany(entries));
   const tokenIssuer = new TokenIssuer(keys, config.publicUrl, config.accessTokenTtl, clock);
@@ -95,7 +95,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     signedInServices: new SignedInServices(db, clock),
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
-  const usersAdmin = new UsersAdmin(db, accounts, sessions, authenticatorApps, clock);
+  const usersAdmin = new UsersAdmin(db, accounts, sessions, serviceSessions, authenticatorApps, clock);
   const launcher = new Launcher(db);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
   // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.

@@ -9,8 +9,10 @@ import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
 import type { Notify } from '../mail/security-notice';
 import { logRefusedAttempt } from '../operations/refused-attempts';
+import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
 import { describeDevice } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
+import { addressBlock } from '../throttle/address-block';
 import { type CountedAttempt, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
@@ -21,6 +23,15 @@ export const LOGIN_THROTTLE = {
   account: { limit: 5, windowSeconds: 60 },
   address: { limit: 30, windowSeconds: 60 },
 } satisfies Record<string, ThrottleRule>;
+
+/**
+ * Registrations answered "email is already registered" allowed per address block before every
+ * registration from there is refused for a while: each such answer tells that an account exists.
+ */
+export const REGISTER_THROTTLE: ThrottleRule = { limit: 10, windowSeconds: 10 * 60 };
+
+/** The one answer REGISTER_THROTTLE counts. */
+const isEmailTaken = (error: unknown) => error instanceof AppError && error.message === AppError.emailTaken().message;
 
 /** Wrong passwords for one account, whether at sign-in or when changing it, count together. */
 export const accountThrottle = (email: string): [string, ThrottleRule] => [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account];
@@ -38,6 +49,7 @@ export class AccountsService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: UserSessionsService,
+    private readonly serviceSessions: ServiceSessionsRepository,
     private readonly throttle: FailureThrottle,
     private readonly authenticatorApps: AuthenticatorApps,
     private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: Notify; audit: AuditLog },
@@ -50,28 +62,59 @@ export class AccountsService {
   }
 
   /**
+   * Registration from the sign-up form. Taken emails are counted per address block, the other
+   * answers taken back, so successful sign-ups are never slowed. Past the limit every registration
+   * from there is refused for a while: refusing only taken emails would still tell them apart.
+   */
+  async signUp(input: Registration, ip: string | undefined): Promise<{ id: string; isAdmin: boolean }> {
+    const keys: Array<[string, ThrottleRule]> = [[`register:address:${addressBlock(ip)}`, REGISTER_THROTTLE]];
+    const throttled = () => logRefusedAttempt(this.options.log, { attempt: 'registration', reason: 'throttled', ip });
+    return this.throttle.judge(
+      keys,
+      async (attempt) => {
+        try {
+          const created = await this.register(input);
+          await attempt.forgive();
+          return created;
+        } catch (error) {
+          if (!isEmailTaken(error)) await attempt.forgive();
+          throw error;
+        }
+      },
+      throttled,
+    );
+  }
+
+  /**
    * Creates an account, with the username given or else one made from the email. While no
-   * administrator exists, the new account becomes one.
+   * administrator exists, the new account becomes one; of registrations at once, only one does.
    */
   async register(input: Registration & { username?: string }, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string; isAdmin: boolean }> {
-    const firstAdmin = !(await this.users.adminExists());
-    if (this.options.registration === 'closed' && !firstAdmin && !as.bypassClosedRegistration) throw AppError.registrationClosed();
+    const closed = this.options.registration === 'closed' && !as.bypassClosedRegistration;
+    // Refused before the password is hashed; decided again as the account is written (a race to be first).
+    if (closed && (await this.users.adminExists())) throw AppError.registrationClosed();
     if (await this.users.findByEmail(input.email)) throw AppError.emailTaken();
     const id = randomUUID();
-    const isAdmin = as.admin === true || firstAdmin;
     const passwordHash = await hashPassword(input.password);
+    const admit = (firstAdmin: boolean) => {
+      if (closed && !firstAdmin) throw AppError.registrationClosed();
+    };
+    let firstAdmin = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.users.insert({
-          id,
-          email: input.email,
-          username: input.username ?? (await this.users.freeUsername(input.email)),
-          full_name: input.full_name,
-          phone_number: input.phone_number ?? null,
-          password_hash: passwordHash,
-          is_admin: isAdmin,
-          now: this.clock(),
-        });
+        firstAdmin = await this.users.insert(
+          {
+            id,
+            email: input.email,
+            username: input.username ?? (await this.users.freeUsername(input.email)),
+            full_name: input.full_name,
+            phone_number: input.phone_number ?? null,
+            password_hash: passwordHash,
+            is_admin: as.admin === true,
+            now: this.clock(),
+          },
+          admit,
+        );
         break;
       } catch (error) {
         if (isUsernameTaken(error)) {
@@ -85,7 +128,7 @@ export class AccountsService {
       }
     }
     if (firstAdmin && !as.admin) this.options.log.info({ userId: id }, 'no administrator existed: the new account is the administrator');
-    return { id, isAdmin };
+    return { id, isAdmin: as.admin === true || firstAdmin };
   }
 
   /**
@@ -95,7 +138,7 @@ export class AccountsService {
   async login(email: string, password: string, code: string | undefined, client: ClientInfo): Promise<LoginResponse> {
     const throttleKeys: Array<[string, ThrottleRule]> = [
       accountThrottle(email),
-      [`login:address:${client.ip ?? 'unknown'}`, LOGIN_THROTTLE.address],
+      [`login:address:${addressBlock(client.ip)}`, LOGIN_THROTTLE.address],
     ];
     const throttled = () => logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
     return this.throttle.judge(throttleKeys, (attempt) => this.signIn(email, password, code, client, attempt, throttleKeys[0]![0]), throttled);
@@ -171,7 +214,7 @@ export class AccountsService {
     return { ...status, verified: true };
   }
 
-  /** Sets a new password and ends every session of the account (the command line's reset); answers the account's ID. */
+  /** Sets a new password and ends every session of the account, at its services too (the command line's reset); answers the account's ID. */
   async resetPassword(email: string, password: string): Promise<string> {
     const { id } = await this.accountByEmail(email);
     await this.setPassword(id, password, 'set-by-administrator');
@@ -187,7 +230,7 @@ export class AccountsService {
 
   /**
    * The signed-in person changes their password, proving it is them with the current one (ASVS
-   * 2.1.5, 2.1.6). Wrong guesses are throttled as sign-ins are; their other sessions end.
+   * 2.1.5, 2.1.6). Wrong guesses are throttled as sign-ins are; their other sessions and their services' sessions end.
    */
   async changePassword(auth: Authenticated, currentPassword: string, password: string, ip: string | undefined): Promise<void> {
     await this.provePassword(auth, currentPassword, ip);
@@ -212,10 +255,15 @@ export class AccountsService {
     );
   }
 
-  /** Sets a new password, ends every session of the account but `keepSessionId`, and tells the owner by mail. */
+  /**
+   * Sets a new password, ends every session of the account but `keepSessionId` and every service
+   * session (ASVS 3.3.3: whoever had the old password keeps no service either), and tells the owner by mail.
+   */
   async setPassword(userId: string, password: string, how: PasswordChange, keepSessionId?: string): Promise<void> {
     await this.users.setPasswordHash(userId, await hashPassword(password), this.clock());
     await this.sessions.revokeAllForUser(userId, keepSessionId);
+    // After the user sessions: a code asked for from one of them can then no longer open a service session.
+    await this.serviceSessions.revokeAllForUser(userId, this.clock());
     const owner = await this.users.findById(userId);
     if (owner) this.options.notify(owner, PASSWORD_NOTICES[how]);
   }

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { passwordResetMail } from '../mail/password-reset-mail';
 import type { Mailer } from '../mail/mailer';
 import { hashToken, newOpaqueToken } from '../sessions/tokens';
+import { addressBlock } from '../throttle/address-block';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import { accountThrottle, type AccountsService } from './accounts-service';
 import { normaliseEmail, type UsersRepository } from './users-repository';
@@ -35,7 +36,7 @@ export class PasswordResets {
   async request(email: string, ip: string | undefined): Promise<void> {
     const keys: Array<[string, ThrottleRule]> = [
       [`reset:account:${normaliseEmail(email)}`, RESET_THROTTLE.account],
-      [`reset:address:${ip ?? 'unknown'}`, RESET_THROTTLE.address],
+      [`reset:address:${addressBlock(ip)}`, RESET_THROTTLE.address],
     ];
     await this.throttle.count(keys); // every request counts, found or not, and before it is served
     const user = await this.users.findByEmail(email);

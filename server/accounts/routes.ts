@@ -25,7 +25,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post('/api/v1/register', { schema: { body: registerRequestSchema, response: { 200: registerResponseSchema, ...errors } } }, async (request) => {
-    const { id } = await services.accounts.register(request.body);
+    const { id } = await services.accounts.signUp(request.body, request.ip);
     await services.audit.record({ kind: 'account-created', userId: id, detail: 'registered' }, { ...requestSource(request), actorId: id });
     return { id };
   });

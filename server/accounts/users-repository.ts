@@ -1,8 +1,8 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Profile } from '../../contract/accounts';
 import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
-import type { UsersTable } from '../db/schema';
+import type { DB, UsersTable } from '../db/schema';
 import type { SignedInUser } from '../sessions/user-sessions-repository';
 import { firstFreeUsername, usernameFromEmail } from './usernames';
 
@@ -56,26 +56,38 @@ export class UsersRepository {
     return row !== undefined;
   }
 
-  async insert(user: NewUser): Promise<void> {
-    await this.db
-      .insertInto('users')
-      .values({
-        id: user.id,
-        email: normaliseEmail(user.email),
-        username: user.username,
-        full_name: user.full_name,
-        phone_number: user.phone_number,
-        password_hash: user.password_hash,
-        is_admin: user.is_admin ? 1 : 0,
-        email_verified: 0,
-        avatar_verified: 0,
-        verified: 0,
-        profile_picture: null,
-        created_at: user.now,
-        updated_at: user.now,
-        last_login: null,
-      })
-      .execute();
+  /**
+   * Writes an account, which becomes the first administrator while none exists. The claim and the
+   * account are one transaction, and only one transaction can hold the claim: of registrations
+   * racing on a fresh install, one becomes administrator (a read of "none yet" let each of them).
+   * `admit` hears whether this one did, and may refuse it by throwing: nothing is written then.
+   * Answers whether it became the first administrator.
+   */
+  async insert(user: NewUser, admit: (firstAdmin: boolean) => void = () => {}): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const firstAdmin = await claimFirstAdmin(tx, user.id, user.now);
+      admit(firstAdmin);
+      await tx
+        .insertInto('users')
+        .values({
+          id: user.id,
+          email: normaliseEmail(user.email),
+          username: user.username,
+          full_name: user.full_name,
+          phone_number: user.phone_number,
+          password_hash: user.password_hash,
+          is_admin: user.is_admin || firstAdmin ? 1 : 0,
+          email_verified: 0,
+          avatar_verified: 0,
+          verified: 0,
+          profile_picture: null,
+          created_at: user.now,
+          updated_at: user.now,
+          last_login: null,
+        })
+        .execute();
+      return firstAdmin;
+    });
   }
 
   /** The username someone registering with this email gets: "jane.doe", else "jane.doe-2"… */
@@ -94,6 +106,25 @@ export class UsersRepository {
   async markVerified(id: string, now: number): Promise<void> {
     await this.db.updateTable('users').set({ verified: 1, updated_at: now }).where('id', '=', id).execute();
   }
+}
+
+/**
+ * Claims the first administrator's row for `userId` unless an administrator exists, in one
+ * statement; answers whether it did. A racing claim on PostgreSQL waits for this transaction and
+ * then finds the row taken (ON CONFLICT); SQLite runs one writing transaction at a time.
+ */
+async function claimFirstAdmin(tx: Transaction<DB>, userId: string, now: number): Promise<boolean> {
+  const claim = tx
+    .selectNoFrom((eb) => [sql<number>`1`.as('id'), eb.val(userId).as('user_id'), eb.cast<number>(eb.val(now), 'bigint').as('claimed_at')])
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('users').select('id').where('is_admin', '=', 1))));
+  const claimed = await tx
+    .insertInto('first_administrator')
+    .columns(['id', 'user_id', 'claimed_at'])
+    .expression(claim)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
 }
 
 /** True when the error is a unique-constraint violation, in either dialect. */

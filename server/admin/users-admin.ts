@@ -5,6 +5,7 @@ import { isUniqueViolation, isUsernameTaken, normaliseEmail, readGroups, type Us
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { PasswordChange } from '../mail/password-changed-mail';
+import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
 import type { Authenticated, UserSessionsService } from '../sessions/user-sessions-service';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { contains, isoOrNull } from '../db/sql-search';
@@ -46,6 +47,7 @@ export class UsersAdmin {
     private readonly db: Database,
     private readonly accounts: AccountsService,
     private readonly sessions: UserSessionsService,
+    private readonly serviceSessions: ServiceSessionsRepository,
     private readonly authenticatorApps: AuthenticatorApps,
     private readonly clock: () => number,
   ) {}
@@ -97,8 +99,8 @@ export class UsersAdmin {
   }
 
   /**
-   * Sets a user's password and signs them out of Home Guard everywhere; an administrator setting
-   * their own keeps the session they do it from.
+   * Sets a user's password and signs them out of Home Guard everywhere and of every service; an
+   * administrator setting their own keeps the Home Guard session they do it from.
    */
   async setPassword(id: string, password: string, by: Authenticated): Promise<PasswordChange> {
     await this.row(id);
@@ -127,7 +129,7 @@ export class UsersAdmin {
     if (disabled && current.disabled_at === null) {
       await this.db.updateTable('users').set({ disabled_at: now, updated_at: now }).where('id', '=', id).execute();
       await this.sessions.revokeAllForUser(id);
-      await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
+      await this.serviceSessions.revokeAllForUser(id, now);
       await this.db.deleteFrom('password_resets').where('user_id', '=', id).execute();
     } else if (!disabled && current.disabled_at !== null) {
       await this.db.updateTable('users').set({ disabled_at: null, updated_at: now }).where('id', '=', id).execute();

@@ -85,6 +85,13 @@ export interface EmailOtpsTable {
   attempts: number;
 }
 
+/** Who became the first administrator: the one row (id 1) that settles a race on a fresh install. */
+export interface FirstAdministratorTable {
+  id: number;
+  user_id: string;
+  claimed_at: number;
+}
+
 /** A mailed link to set a new password: the token is only in the mail, its SHA-256 here. */
 export interface PasswordResetsTable {
   token_hash: string;
@@ -232,6 +239,7 @@ export interface DB {
   throttle: ThrottleTable;
   email_otps: EmailOtpsTable;
   password_resets: PasswordResetsTable;
+  first_administrator: FirstAdministratorTable;
   authenticator_apps: AuthenticatorAppsTable;
   recovery_codes: RecoveryCodesTable;
   avatars: AvatarsTable;

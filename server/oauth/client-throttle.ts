@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { logRefusedAttempt } from '../operations/refused-attempts';
+import { addressBlock } from '../throttle/address-block';
 import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import { OAuthError } from './oauth-error';
 
@@ -12,7 +13,7 @@ export const CLIENT_AUTH_THROTTLE: ThrottleRule = { limit: 20, windowSeconds: 60
  */
 export function clientAuthThrottle(throttle: FailureThrottle) {
   return async <T>(request: FastifyRequest, authenticate: () => Promise<T>): Promise<T> => {
-    const keys: Array<[string, ThrottleRule]> = [[`client-auth:address:${request.ip}`, CLIENT_AUTH_THROTTLE]];
+    const keys: Array<[string, ThrottleRule]> = [[`client-auth:address:${addressBlock(request.ip)}`, CLIENT_AUTH_THROTTLE]];
     try {
       await throttle.check(keys);
     } catch (error) {

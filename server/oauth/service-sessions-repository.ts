@@ -98,6 +98,15 @@ export class ServiceSessionsRepository {
     return ended.numUpdatedRows > 0n;
   }
 
+  /**
+   * Ends every open service session of a user, at every service: the tokens they issued stop
+   * working at once. A disabled account and a changed password both end them. Answers how many ended.
+   */
+  async revokeAllForUser(userId: string, now: number): Promise<number> {
+    const ended = await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(ended.numUpdatedRows);
+  }
+
   async revokeToken(tokenKey: string): Promise<void> {
     await this.db.deleteFrom('service_tokens').where('token_key', '=', tokenKey).execute();
   }

@@ -8,7 +8,9 @@ export type RefusedAttempt =
   | { attempt: 'sign-in'; reason: SignInRefusal | 'unknown-account' | 'throttled'; ip: string | undefined; userId?: string }
   | { attempt: 'client-authentication'; reason: 'wrong-credentials' | 'throttled'; ip: string | undefined; detail?: string }
   // The current password asked for before a password or two-step change.
-  | { attempt: 'password-check'; reason: 'wrong-password' | 'throttled'; ip: string | undefined; userId: string };
+  | { attempt: 'password-check'; reason: 'wrong-password' | 'throttled'; ip: string | undefined; userId: string }
+  // Registering, refused after too many emails that were already registered (someone listing accounts).
+  | { attempt: 'registration'; reason: 'throttled'; ip: string | undefined };
 
 /**
  * One warn line per refused credential, with the address it came from, so a log watcher can ban

@@ -6,7 +6,7 @@ import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
 
-/** The signed-in person's two-step sign-in: its state, setting it up, turning it on and off, and recovery codes. */
+/** The signed-in person's two-step sign-in: its state, setting it up, turning it on and off (each after the password), and recovery codes. */
 export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { authenticatorApps, accounts, audit } = services;
 
@@ -22,6 +22,8 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
 
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
+    // The password first, as for turning it off: a stolen session alone cannot enrol an app of its own.
+    await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
     const turnedOn = await authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
     return audit.recordedAnswer(request, { kind: 'two-step-on', userId: request.auth!.userId }, turnedOn);
   });

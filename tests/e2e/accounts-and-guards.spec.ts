@@ -152,7 +152,7 @@ test('a person changes their password from Personal Info: this device stays sign
   await checkScreen(page, 'change-password');
   await dialog.getByRole('button', { name: 'Change Password' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status')).toHaveText('Your password is changed. Your other devices were signed out.');
+  await expect(page.getByRole('status')).toHaveText('Your password is changed. Your other devices and your services were signed out.');
   await checkScreen(page, 'personal-info-password-changed');
 
   await page.reload();

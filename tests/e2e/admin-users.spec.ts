@@ -134,7 +134,7 @@ test('an administrator sets a forgotten password: the person is signed out every
   await checkScreen(page, 'admin-user-set-password');
   await dialog.getByRole('button', { name: 'Set New Password' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status')).toHaveText(`The new password is set. ${person.name} was signed out of every device.`);
+  await expect(page.getByRole('status')).toHaveText(`The new password is set. ${person.name} was signed out of every device and service.`);
   await checkScreen(page, 'admin-user-password-set');
 
   await device.reload();

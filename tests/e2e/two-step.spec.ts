@@ -30,12 +30,22 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   const secret = shownKey.replaceAll(' ', '');
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog.getByText('Code is required')).toBeVisible();
-  await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret, 5));
+  await expect(dialog.getByText('Current password is required')).toBeVisible();
+  const codeInput = dialog.getByLabel('2. Type the 6-digit code the app shows');
+  const passwordInput = dialog.getByLabel('3. Type your current password');
+  await codeInput.fill(appCode(secret, 5));
+  await passwordInput.fill(person.password);
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('The code is not correct; check that the app shows Home Guard and try the newest code');
+  // The password too, as turning it off asks: a session alone cannot enrol an app, even with the right code.
+  await codeInput.fill(appCode(secret));
+  await passwordInput.fill('Not-my-password1');
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The current password is wrong');
   await checkScreen(page, 'two-step-turn-on');
   // Apps show the code as "123 456"; typed that way it is taken too.
-  await dialog.getByLabel('2. Type the 6-digit code the app shows').fill(appCode(secret).replace(/^(\d{3})/, '$1 '));
+  await codeInput.fill(appCode(secret).replace(/^(\d{3})/, '$1 '));
+  await passwordInput.fill(person.password);
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog).toBeHidden();
 

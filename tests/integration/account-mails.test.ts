@@ -1,6 +1,10 @@
+import path from 'node:path';
+import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESET_THROTTLE } from '../../server/accounts/password-resets';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
+import { resetLinkFor } from '../e2e/support/api';
+import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -126,6 +130,26 @@ describe('password reset by mail', () => {
     expect(await confirm(late, 'Reset-and-go1')).toMatchObject({ status: 403, body: { error: 'This account is disabled; ask an administrator to enable it' } });
     expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}/status`, { token: admin.access, body: { disabled: false } })).status).toBe(200);
     expect((await login(user.email, user.password)).status, 'the password is unchanged').toBe(200);
+  });
+
+  it('signs the account out of every service too: their refresh and access tokens stop working (ASVS 3.3.3)', async () => {
+    // A service's tokens need a listening issuer; its mails go to the outbox.
+    const f = await startOidcFixture();
+    try {
+      const config = await f.relyingParty(await f.createService());
+      const { tokens } = await f.signInToService(config, { scope: 'openid email offline_access' });
+      const userinfo = async () => (await oidcJson(f.issuer, 'GET', '/api/v1/oauth/userinfo', undefined, tokens.access_token)).status;
+      expect(await userinfo()).toBe(200);
+
+      expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/password-reset', { email: f.user.email })).status).toBe(200);
+      const link = await resetLinkFor(f.user.email, path.join(f.t.database.dataDir, 'outbox'));
+      const token = new URL(link).hash.slice(1);
+      expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/password-reset/confirm', { token, password: 'Reset-and-go1' })).status).toBe(200);
+      expect(await userinfo()).toBe(401);
+      await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    } finally {
+      await f.close();
+    }
   });
 });
 

@@ -1,6 +1,9 @@
+import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountsService, LOGIN_THROTTLE } from '../../server/accounts/accounts-service';
 import { UsersRepository } from '../../server/accounts/users-repository';
+import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
+import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { call, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -83,7 +86,7 @@ describe('registration', () => {
         return name;
       }
     }
-    const accounts = new AccountsService(new RacingUsers(db), sessions, throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit: t.app.services.audit }, clock);
+    const accounts = new AccountsService(new RacingUsers(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit: t.app.services.audit }, clock);
     const made = await Promise.all(['kim@one.io', 'kim@two.io', 'kim@three.io'].map((email) => accounts.register({ full_name: 'Kim', email, password: 'Kimberly1' })));
     const usernames = await db.selectFrom('users').select('username').where('id', 'in', made.map(({ id }) => id)).execute();
     expect(reads, 'the two that lost read again (and again, if they raced each other)').toBeGreaterThanOrEqual(racing + 2);
@@ -251,6 +254,42 @@ describe("changing one's password", () => {
       const next = `Brand-new${i}A`;
       expect((await change(spare.body.access, { current_password: password, password: next })).status).toBe(200);
       password = next;
+    }
+  });
+
+  it('signs the account out of every service too, whoever sets it: their tokens stop working (ASVS 3.3.3)', async () => {
+    const f = await startOidcFixture();
+    try {
+      const config = await f.relyingParty(await f.createService());
+      const signedIn = async (token = f.user.access) => (await f.signInToService(config, { scope: 'openid email offline_access', token })).tokens;
+      const userinfo = async (access: string) => (await oidcJson(f.issuer, 'GET', '/api/v1/oauth/userinfo', undefined, access)).status;
+      const endedAt = async (tokens: Awaited<ReturnType<typeof signedIn>>) => {
+        expect(await userinfo(tokens.access_token), 'its access token is refused').toBe(401);
+        await expect(client.refreshTokenGrant(config, tokens.refresh_token!), 'its refresh token is refused').rejects.toMatchObject({ error: 'invalid_grant' });
+      };
+      const before = await signedIn();
+      const others = await signedIn(f.adminToken);
+      expect(await userinfo(before.access_token)).toBe(200);
+
+      const changed = await oidcJson(f.issuer, 'POST', '/api/v1/auth/password', { current_password: f.user.password, password: 'Changed-it1' }, f.user.access);
+      expect(changed.status).toBe(200);
+      await endedAt(before);
+      expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, f.user.access)).status, 'the Home Guard session it was changed from goes on').toBe(200);
+      expect(await userinfo(others.access_token), "someone else's services stay signed in").toBe(200);
+
+      // Signed in again through that session; an administrator's new password, then the command line's, end it as well.
+      const again = await signedIn();
+      expect(await userinfo(again.access_token)).toBe(200);
+      const id = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, f.user.access)).body.id as string;
+      expect((await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${id}/password`, { password: 'Admin-set33' }, f.adminToken)).status).toBe(200);
+      await endedAt(again);
+      const signedInAgain = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: 'Admin-set33' })).body.access as string;
+      const third = await signedIn(signedInAgain);
+      await f.t.app.services.accounts.resetPassword(f.user.email, 'Command-line44');
+      await endedAt(third);
+      expect(await userinfo(others.access_token)).toBe(200);
+    } finally {
+      await f.close();
     }
   });
 });

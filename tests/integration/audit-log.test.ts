@@ -49,7 +49,7 @@ describe('the audit log', () => {
     const setup = await as(access, 'POST', '/api/v1/auth/two-step/setup', {});
     const secret = setup.body.secret as string;
     const code = (steps = 0) => totpCode(secret, totpStep(f.t.app.services.clock()) + steps);
-    expect((await as(access, 'PUT', '/api/v1/auth/two-step', { secret, code: code() })).status).toBe(200);
+    expect((await as(access, 'PUT', '/api/v1/auth/two-step', { secret, code: code(), current_password: f.user.password })).status).toBe(200);
     expect((await as(access, 'POST', '/api/v1/auth/two-step/recovery-codes', { current_password: f.user.password })).status).toBe(200);
     expect((await login(f.user.email, f.user.password, '000000')).status).toBe(401);
     expect((await login(f.user.email, f.user.password, code(1))).status).toBe(200);

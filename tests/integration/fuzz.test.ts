@@ -51,7 +51,7 @@ const targets: Target[] = [
   { method: 'POST', url: () => '/api/v1/auth/password', fields: ['current_password', 'password'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/password-reset', fields: ['email'] },
   { method: 'POST', url: () => '/api/v1/auth/password-reset/confirm', fields: ['token', 'password'], valid: fc.record({ token: fc.string({ maxLength: 60 }), password }) },
-  { method: 'PUT', url: () => '/api/v1/auth/two-step', fields: ['secret', 'code'], token: () => user.access, valid: fc.record({ secret: fc.stringMatching(/^[A-Z2-7]{32}$/), code: sixDigits }) },
+  { method: 'PUT', url: () => '/api/v1/auth/two-step', fields: ['secret', 'code', 'current_password'], token: () => user.access, valid: fc.record({ secret: fc.stringMatching(/^[A-Z2-7]{32}$/), code: sixDigits, current_password: fc.constant(null).map(() => user.password) }) },
   { method: 'DELETE', url: () => '/api/v1/auth/two-step', fields: ['current_password'], token: () => user.access },
   { method: 'POST', url: () => '/api/v1/auth/two-step/recovery-codes', fields: ['current_password'], token: () => user.access },
   { method: 'DELETE', url: () => '/api/v1/auth/sessions/not-a-session', fields: [], token: () => user.access },

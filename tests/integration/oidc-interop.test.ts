@@ -64,7 +64,7 @@ describe('a real relying party (openid-client)', () => {
     // Two-step sign-in on: a sign-in with the app's code, and one with a recovery code.
     const step = totpStep(f.t.app.services.clock());
     const { secret } = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/two-step/setup', {}, f.user.access)).body;
-    const on = await oidcJson(f.issuer, 'PUT', '/api/v1/auth/two-step', { secret, code: totpCode(secret, step) }, f.user.access);
+    const on = await oidcJson(f.issuer, 'PUT', '/api/v1/auth/two-step', { secret, code: totpCode(secret, step), current_password: f.user.password }, f.user.access);
     const { email, password } = f.user;
     for (const code of [totpCode(secret, step + 1), on.body.recovery_codes[0]]) {
       const login = await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email, password, code });

@@ -55,7 +55,7 @@ it('logs every refused sign-in with its address and reason, which fail2ban reads
   await signIn('203.0.113.2', { email: 'nobody@example.com', password: 'Typed-here1' });
 
   const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: ada.access })).body.secret as string;
-  await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: ada.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())) } });
+  await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: ada.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())), current_password: ada.password } });
   expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password })).body.field).toBe('code'); // asked, not refused
   expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password, code: '000000' })).status).toBe(401);
 

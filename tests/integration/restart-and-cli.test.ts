@@ -112,7 +112,7 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     // Lost the authenticator app: the command line turns two-step sign-in off.
     const setup = await httpJson(`${server.url}/api/v1/auth/two-step/setup`, { method: 'POST', token: second.body.access, body: {} });
     const secret = setup.body.secret as string;
-    const on = await httpJson(`${server.url}/api/v1/auth/two-step`, { method: 'PUT', token: second.body.access, body: { secret, code: totpCode(secret, totpStep(Date.now())) } });
+    const on = await httpJson(`${server.url}/api/v1/auth/two-step`, { method: 'PUT', token: second.body.access, body: { secret, code: totpCode(secret, totpStep(Date.now())), current_password: 'Changed456' } });
     expect(on.status).toBe(200);
     expect((await httpJson(`${server.url}/api/v1/auth/login`, { method: 'POST', body: { email: 'boss@example.com', password: 'Changed456' } })).body.field).toBe('code');
     const turnOff = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'Boss@Example.com'], serverEnv());

@@ -124,7 +124,7 @@ describe('the services a person is signed in to', () => {
 
     const step = totpStep(f.t.app.services.clock());
     const { secret } = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/two-step/setup', {}, f.user.access)).body;
-    await oidcJson(f.issuer, 'PUT', '/api/v1/auth/two-step', { secret, code: totpCode(secret, step) }, f.user.access);
+    await oidcJson(f.issuer, 'PUT', '/api/v1/auth/two-step', { secret, code: totpCode(secret, step), current_password: f.user.password }, f.user.access);
     expect(await description(f.user.access), 'on now, but this session was signed in with the password alone').toBe("Vault asks for two-step sign-in: sign out, then sign in again with your authenticator app's code");
     expect(await f.t.db.selectFrom('oauth_codes').selectAll().execute(), 'no code issued').toEqual([]);
 

@@ -24,7 +24,7 @@ async function turnOn(user: User, recoveryCodes: string[] = []): Promise<string>
   expect(setup.status).toBe(200);
   const secret = setup.body.secret as string;
   expect(setup.body.uri).toBe(`otpauth://totp/Home%20Guard%3A${encodeURIComponent(user.email)}?secret=${secret}&issuer=Home%20Guard&algorithm=SHA1&digits=6&period=30`);
-  const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret) } });
+  const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret), current_password: user.password } });
   expect(on.status).toBe(200);
   expect(on.body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
   recoveryCodes.push(...(on.body.recovery_codes as string[]));
@@ -38,16 +38,16 @@ describe('two-step sign-in', () => {
     const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
     const secret = setup.body.secret as string;
 
-    const wrong = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret, 5) } });
+    const wrong = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret, 5), current_password: user.password } });
     expect([wrong.status, wrong.body.field]).toEqual([400, 'code']);
     expect((await status(user)).body.enabled, 'a wrong code turns nothing on').toBe(false);
     expect((await login(user.email, user.password)).status).toBe(200);
 
     const spaced = codeFor(secret).replace(/^(\d{3})/, '$1 ');
-    const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: spaced } });
+    const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: spaced, current_password: user.password } });
     expect(on.status, 'apps show "123 456"').toBe(200);
     expect(on.body.since).toBe(new Date(t.app.services.clock()).toISOString());
-    const twice = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret, 1) } });
+    const twice = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret, 1), current_password: user.password } });
     expect([twice.status, twice.body.error]).toEqual([409, 'Two-step sign-in is already on']);
 
     const asked = await login(user.email, user.password);
@@ -75,6 +75,30 @@ describe('two-step sign-in', () => {
     expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'refused while throttled, even with the right code').toBe(429);
   });
 
+  it('turns on only with the current password too, as turning off does: a session alone cannot enrol an app (ASVS 3.7.1)', async () => {
+    const user = await registerAndLogin(t.app);
+    const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
+    const turnOn = (body: Record<string, unknown>) => call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret), ...body } });
+
+    const missing = await turnOn({});
+    expect([missing.status, missing.body]).toEqual([400, { error: 'current_password: Current password is required', field: 'current_password' }]);
+    const wrong = await turnOn({ current_password: 'Not-it-at-all1' });
+    expect([wrong.status, wrong.body]).toEqual([400, { error: 'The current password is wrong', field: 'current_password' }]);
+    expect((await status(user)).body, 'a wrong password turns nothing on').toEqual({ enabled: false, since: null, recovery_codes_left: 0 });
+    expect(await t.db.selectFrom('recovery_codes').selectAll().execute()).toEqual([]);
+    expect((await login(user.email, user.password)).status, 'and sign-in asks for no code').toBe(200);
+
+    // Wrong guesses count with failed sign-ins (the sign-in above cleared the first): five lock the password out for a while.
+    for (let i = 0; i < 4; i++) expect((await turnOn({ current_password: `Wrong-${i}A` })).status).toBe(400);
+    expect((await login(user.email, 'Wrong-pass1')).status).toBe(401);
+    expect((await turnOn({ current_password: user.password })).status, 'refused while throttled, even with the right password').toBe(429);
+    expect((await status(user)).body.enabled).toBe(false);
+    t.advance(61_000);
+
+    const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret), current_password: user.password } });
+    expect([on.status, on.body.enabled], 'the right password, once the lockout has passed').toEqual([200, true]);
+  });
+
   it('turns off with the current password, not a code, and refuses a wrong one', async () => {
     const user = await registerAndLogin(t.app);
     const secret = await turnOn(user);
@@ -93,9 +117,9 @@ describe('two-step sign-in', () => {
     const user = await registerAndLogin(t.app);
     expect((await call(t.app, 'GET', '/api/v1/auth/two-step')).status).toBe(401);
     expect((await call(t.app, 'POST', '/api/v1/auth/two-step/setup')).status).toBe(401);
-    const badSecret = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'abc', code: '123456' } });
+    const badSecret = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'abc', code: '123456', current_password: user.password } });
     expect([badSecret.status, badSecret.body.error]).toEqual([400, 'secret: The setup key is not valid; start again']);
-    const letters = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'A'.repeat(32), code: '12345a' } });
+    const letters = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: 'A'.repeat(32), code: '12345a', current_password: user.password } });
     expect([letters.status, letters.body.error]).toEqual([400, 'code: The code is the 6 digits your authenticator app shows']);
     for (const code of ['abc', 'zzzzz-zzzzz', '3f9a2-c07b', '1234567']) {
       const loginLetters = await login(user.email, user.password, code);

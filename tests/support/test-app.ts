@@ -39,12 +39,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
 
 export type JsonResponse<T = Record<string, unknown>> = { status: number; body: T; headers: Record<string, unknown> };
 
-/** Sends a JSON request through the app and parses the answer. */
+/** Sends a JSON request through the app and parses the answer; `remoteAddress` is the client's address (127.0.0.1 unless told). */
 export async function call<T = Record<string, any>>(
   app: FastifyInstance,
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
-  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string } = {},
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string; remoteAddress?: string } = {},
 ): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -53,7 +53,7 @@ export async function call<T = Record<string, any>>(
     payload = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  const response = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}), ...(options.remoteAddress !== undefined ? { remoteAddress: options.remoteAddress } : {}) });
   let body: unknown;
   try {
     body = response.json();

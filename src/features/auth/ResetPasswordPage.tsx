@@ -53,13 +53,13 @@ export function ResetPasswordPage() {
   if (done) {
     return (
       <NoticeCard title="Your new password is set">
-        <Text c="dimmed">You were signed out of Home Guard everywhere. Sign in with the new password.</Text>
+        <Text c="dimmed">You were signed out of Home Guard and of your services everywhere. Sign in with the new password.</Text>
         <ButtonLink to="/auth/login">Sign In</ButtonLink>
       </NoticeCard>
     );
   }
   return (
-    <AuthCard title="Choose a New Password" subtitle="It replaces the old one, and every device signed in to your account is signed out.">
+    <AuthCard title="Choose a New Password" subtitle="It replaces the old one, and every device and service signed in to your account is signed out.">
       <form {...getFormProps(form)}>
         <Stack gap="md">
           <OutcomeAlert outcome={setting.outcome} />

@@ -1,9 +1,8 @@
-import { getFormProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Anchor, Button, Center, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Anchor, Button, Center, Group, Loader, Modal, PasswordInput, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
-import { authenticatorCodeField, twoStepSetupSchema, twoStepTurnedOnSchema, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../../contract/two-step';
+import { twoStepSetupSchema, twoStepTurnedOnSchema, twoStepTurnOnSchema, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../../contract/two-step';
 import { callApi } from '../../api/client';
 import { useSession } from '../../app/session-context';
 import { AuthenticatorCodeInput } from '../../ui/AuthenticatorCodeInput';
@@ -13,14 +12,17 @@ import { QrCode } from '../../ui/QrCode';
 import { useAsyncAction } from '../../ui/use-async-action';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog';
 
-const codeFormSchema = z.object({ code: authenticatorCodeField });
+/** What the person types: the app's code, and the password, which the server checks first (ASVS 3.7.1). */
+const turnOnFormSchema = twoStepTurnOnSchema.pick({ code: true, current_password: true });
 
 /** "ABCD EFGH ...": the setup key in groups of four, easier to type into an app by hand. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
 /**
  * Sets up an authenticator app: a new secret as a QR code and as text, then a code that proves the
- * app has it. Once on, it shows the first recovery codes; closing then is done, however it closes.
+ * app has it, with the password, as turning it off asks: whoever holds only this device's session
+ * cannot enrol an app of their own. Once on, it shows the first recovery codes; closing then is
+ * done, however it closes.
  */
 export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; onDone: (status: TwoStepStatus) => void }) {
   const session = useSession();
@@ -38,12 +40,12 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
     id: 'turn-on-two-step',
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeFormSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: turnOnFormSchema }),
     onSubmit: (event, { submission }) => {
       event.preventDefault();
       if (submission?.status !== 'success' || !setup) return;
-      const { code } = submission.value;
-      void turningOn.run(async () => setTurnedOn(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepTurnedOnSchema, { secret: setup.secret, code })));
+      const { code, current_password } = submission.value;
+      void turningOn.run(async () => setTurnedOn(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepTurnedOnSchema, { secret: setup.secret, code, current_password })));
     },
   });
 
@@ -80,6 +82,7 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
               <Stack gap="sm">
                 <OutcomeAlert outcome={turningOn.outcome} />
                 <AuthenticatorCodeInput key={fields.code.key} field={fields.code} label="2. Type the 6-digit code the app shows" />
+                <PasswordInput {...getInputProps(fields.current_password, { type: 'password' })} key={fields.current_password.key} label="3. Type your current password" autoComplete="current-password" error={fields.current_password.errors?.[0]} />
                 <Group justify="flex-end" mt="sm">
                   <Button variant="default" onClick={onClose}>
                     Cancel

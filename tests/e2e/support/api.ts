@@ -36,7 +36,7 @@ export const login = async (person: Person, base = E2E_URL) => (await json('POST
 export async function turnOnTwoStep(person: Person, code: (secret: string) => string, base = E2E_URL): Promise<{ id: string; recoveryCodes: string[] }> {
   const { access, id } = await login(person, base);
   const { secret } = (await json('POST', '/api/v1/auth/two-step/setup', {}, access, base)) as { secret: string };
-  const on = (await json('PUT', '/api/v1/auth/two-step', { secret, code: code(secret) }, access, base)) as { recovery_codes: string[] };
+  const on = (await json('PUT', '/api/v1/auth/two-step', { secret, code: code(secret), current_password: person.password }, access, base)) as { recovery_codes: string[] };
   return { id, recoveryCodes: on.recovery_codes };
 }
 

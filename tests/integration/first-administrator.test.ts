@@ -1,0 +1,65 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import { UsersRepository } from '../../server/accounts/users-repository';
+import { call, startTestApp, validRegistration, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await t.close();
+});
+
+const RACING = 6;
+
+/** Registrations sent at once, each held after its checks until all have made them: the race, every time. */
+async function registerAtOnce() {
+  let reads = 0;
+  let allRead: () => void = () => {};
+  const barrier = new Promise<void>((resolve) => (allRead = resolve));
+  const freeUsername = UsersRepository.prototype.freeUsername;
+  vi.spyOn(UsersRepository.prototype, 'freeUsername').mockImplementation(async function (this: UsersRepository, email: string) {
+    const name = await freeUsername.call(this, email);
+    if (++reads === RACING) allRead();
+    await barrier;
+    return name;
+  });
+  const answers = await Promise.all(Array.from({ length: RACING }, () => call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })));
+  vi.restoreAllMocks();
+  return answers;
+}
+
+const accounts = () => t.db.selectFrom('users').select(['id', 'is_admin']).execute();
+
+it('makes one administrator of registrations racing on a fresh install; the others get ordinary accounts', async () => {
+  t = await startTestApp();
+  const answers = await registerAtOnce();
+  expect(answers.map((answer) => answer.status)).toEqual(Array(RACING).fill(200));
+  const made = await accounts();
+  expect(made).toHaveLength(RACING);
+  expect(made.filter((user) => user.is_admin === 1)).toHaveLength(1);
+});
+
+it('with registration closed, gives the racers that lose the usual refusal and no account', async () => {
+  t = await startTestApp({ REGISTRATION: 'closed' });
+  const answers = await registerAtOnce();
+  expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+  const refused = answers.filter((answer) => answer.status !== 200);
+  expect(refused.map((answer) => [answer.status, answer.body])).toEqual(Array(RACING - 1).fill([403, { error: 'registration is closed; ask an administrator for an account' }]));
+  expect(await accounts()).toEqual([{ id: answers.find((answer) => answer.status === 200)!.body.id, is_admin: 1 }]);
+});
+
+it('takes an administrator made on the command line as the first one, and makes more there', async () => {
+  t = await startTestApp({ REGISTRATION: 'closed' });
+  const cli = { admin: true, bypassClosedRegistration: true };
+  expect(await t.app.services.accounts.register(validRegistration(), cli)).toMatchObject({ isAdmin: true });
+  expect((await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })).status).toBe(403);
+  expect(await t.app.services.accounts.register(validRegistration(), cli)).toMatchObject({ isAdmin: true });
+  expect((await accounts()).map((user) => user.is_admin)).toEqual([1, 1]);
+});
+
+it('makes no one else administrator where one was made before the claim existed', async () => {
+  t = await startTestApp();
+  expect((await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })).status).toBe(200);
+  await t.db.deleteFrom('first_administrator').execute(); // as an install upgraded with its administrator
+  expect((await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })).status).toBe(200);
+  expect((await accounts()).filter((user) => user.is_admin === 1)).toHaveLength(1);
+});
