@@ -176,12 +176,17 @@ export class AccountsService {
     await attempt.succeed(accountKey);
     const amr = secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password;
     const tokens = await this.sessions.start(user.id, client, amr);
-    // Disabled while signing in? The administrator ends every session after marking the account,
-    // and this reads the mark after opening one: in either order, no session is left behind.
-    if ((await this.users.findById(user.id))?.disabled_at !== null) {
+    // Disabled, or the password changed, while signing in? Both end every session after writing
+    // the account, and this reads it after opening one: in either order, no session is left behind.
+    const current = await this.users.findById(user.id);
+    if (current?.disabled_at !== null) {
       await this.sessions.endByRefreshToken(tokens.refresh);
       await refused('disabled');
       throw AppError.accountDisabled();
+    }
+    if (current.password_hash !== user.password_hash) {
+      await this.sessions.endByRefreshToken(tokens.refresh);
+      throw AppError.invalidCredentials();
     }
     await this.options.audit.record({ kind: 'signed-in', userId: user.id, detail: amr }, { actorId: user.id, client });
     if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(tokens.newDevice), client.ip, this.clock()));

@@ -31,7 +31,6 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.get('/api/v1/register', { schema: { response: { 200: registrationStatusSchema } } }, async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return { open: await services.accounts.registrationOpen() };
   });
 
@@ -43,7 +42,6 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.post('/api/v1/auth/refresh', { schema: { body: emptyBodySchema, response: { 200: refreshResponseSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return services.sessions.refresh(requireBearer(request), requestSource(request).client);
   });
 

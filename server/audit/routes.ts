@@ -12,13 +12,11 @@ export const OWN_ACTIVITY_LIMIT = 10;
 /** The audit log: all of it for administrators, a person's own latest events for them. */
 export const auditRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get('/api/v1/admin/audit-log', { onRequest: services.requireAdmin, schema: { querystring: auditLogQuerySchema, response: { 200: auditLogPageSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     const { user_id: userId, ...page } = request.query;
     return { ...(await services.audit.page({ ...page, userId })), kept_days: services.config.auditLogDays };
   });
 
   app.get('/api/v1/auth/activity', { onRequest: services.authenticate, schema: { response: { 200: ownActivitySchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return { items: await services.audit.latestFor(request.auth!.userId, OWN_ACTIVITY_LIMIT) };
   });
 };

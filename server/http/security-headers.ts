@@ -45,6 +45,9 @@ const DOCUMENT_HEADERS = {
  * measured in alternating slices, through the server and the client both parsing them.
  */
 const API_HEADERS = {
+  // Tokens and personal data: kept in no cache of a shared device (RFC 6749 §5.1, ASVS 8.2.1).
+  // Answers meant to be cached (discovery, JWKS, pictures) say so themselves.
+  'Cache-Control': 'no-store',
   'Content-Security-Policy': "default-src 'none';frame-ancestors 'none'",
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Referrer-Policy': 'no-referrer',

@@ -6,7 +6,6 @@ import type { Services } from '../services';
 /** GET /api/v1/auth/launcher: what Home lists for the signed-in person to open. */
 export const launcherRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get('/api/v1/auth/launcher', { onRequest: services.authenticate, schema: { response: { 200: launcherSchema, 401: errorBodySchema } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return { items: await services.launcher.list(request.auth!.userId) };
   });
 };

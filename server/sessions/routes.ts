@@ -13,7 +13,6 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
  */
 export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.get('/api/v1/auth/sessions', { onRequest: services.authenticate, schema: { response: { 200: ownSessionListSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return { items: await services.sessions.ownSessions(request.auth!) };
   });
 
@@ -29,7 +28,6 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   });
 
   app.get('/api/v1/auth/services', { onRequest: services.authenticate, schema: { response: { 200: signedInServiceListSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return { items: await services.oauth.signedInServices.list(request.auth!.userId) };
   });
 

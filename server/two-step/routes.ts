@@ -11,17 +11,14 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   const { authenticatorApps, accounts, audit } = services;
 
   app.get('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { response: { 200: twoStepStatusSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return authenticatorApps.status(request.auth!.userId);
   });
 
   app.post('/api/v1/auth/two-step/setup', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: twoStepSetupSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     return authenticatorApps.setup(request.auth!.user.email);
   });
 
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     // The password first, as for turning it off: a stolen session alone cannot enrol an app of its own.
     await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
     const turnedOn = await authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);
@@ -29,7 +26,6 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
   });
 
   app.post('/api/v1/auth/two-step/recovery-codes', { onRequest: services.authenticate, schema: { body: newRecoveryCodesSchema, response: { 200: recoveryCodesSchema, ...errors } } }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
     const codes = await authenticatorApps.renewRecoveryCodes(request.auth!.user);
     return audit.recordedAnswer(request, { kind: 'recovery-codes-renewed', userId: request.auth!.userId }, codes);

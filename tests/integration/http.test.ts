@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCompressedTwins } from '../../scripts/vite-precompress-plugin';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let staticDir: string;
@@ -106,6 +106,17 @@ describe('security headers', () => {
       expect(answer.headers['cross-origin-opener-policy']).toBeUndefined();
       expect(answer.headers['x-dns-prefetch-control']).toBeUndefined();
     }
+  });
+
+  it('keeps tokens and personal data out of caches; answers meant to be cached say so (RFC 6749 §5.1)', async () => {
+    const login = await registerAndLogin(t.app);
+    const again = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: login.email, password: login.password } });
+    expect([again.statusCode, again.headers['cache-control']]).toEqual([200, 'no-store']);
+    const profile = await t.app.inject({ url: '/api/v1/auth/profile', headers: { authorization: `Bearer ${login.access}` } });
+    expect([profile.statusCode, profile.headers['cache-control']]).toEqual([200, 'no-store']);
+    expect((await t.app.inject({ url: '/api/v1/no-such-thing' })).headers['cache-control']).toBe('no-store');
+    expect((await t.app.inject({ url: '/.well-known/openid-configuration' })).headers['cache-control']).toBe('public, max-age=3600');
+    expect((await t.app.inject({ url: '/.well-known/jwks.json' })).headers['cache-control']).toMatch(/^public, max-age=\d+$/);
   });
 
   it('does not open first-party APIs to other origins', async () => {

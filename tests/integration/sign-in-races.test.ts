@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { AuthenticatorApps } from '../../server/two-step/authenticator-apps';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await t.close();
+});
+
+/** Holds every sign-in after its password was found right, until `release` is called. */
+function holdSignInsAfterThePassword() {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => {};
+  const held = new Promise<void>((resolve) => (reached = resolve));
+  const checkSignIn = AuthenticatorApps.prototype.checkSignIn;
+  vi.spyOn(AuthenticatorApps.prototype, 'checkSignIn').mockImplementation(async function (this: AuthenticatorApps, ...args: Parameters<typeof checkSignIn>) {
+    reached();
+    await gate;
+    return checkSignIn.apply(this, args);
+  });
+  return { held, release };
+}
+
+it('a sign-in with the old password that was being checked while the password changed opens no session', async () => {
+  const owner = await registerAndLogin(t.app);
+  const { held, release } = holdSignInsAfterThePassword();
+  const thief = call(t.app, 'POST', '/api/v1/auth/login', { body: { email: owner.email, password: owner.password } });
+  await held;
+  vi.restoreAllMocks();
+  const changed = await call(t.app, 'POST', '/api/v1/auth/password', { token: owner.access, body: { current_password: owner.password, password: 'Changed-it1' } });
+  expect(changed.status).toBe(200);
+  release();
+  expect((await thief).status).toBe(401);
+  const open = await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', owner.id).where('revoked_at', 'is', null).execute();
+  expect(open).toHaveLength(1); // the owner's own, kept by the change
+  expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: owner.email, password: 'Changed-it1' } })).status).toBe(200);
+});
