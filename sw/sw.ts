@@ -21,11 +21,11 @@ const api: BrokerApi = {
 };
 
 // Bearer tokens for first-party API calls. Registered before the precache routes so it wins.
-// Never on a navigation: the app makes none to the API, and one may come from another site's
-// link or form, which must not be sent with the person's token (cross-site request forgery).
+// Never on a navigation or a no-cors request: the app makes none to the API, and one may come
+// from another site's link or form, which must not be sent with the person's token (cross-site
+// request forgery). isBrokeredRequest says which.
 self.addEventListener('fetch', (event) => {
-  const url = new URL(event.request.url);
-  if (event.request.mode === 'navigate' || !isBrokeredRequest(url, self.location.origin) || event.request.headers.has('authorization')) return;
+  if (!isBrokeredRequest(event.request, self.location.origin)) return;
   event.respondWith(broker.fetchWithToken(event.request));
 });
 

@@ -83,12 +83,16 @@ export async function connectBroker(): Promise<BrokerConnection> {
   if (worker) {
     return { mode: 'worker', api: workerApi(), fetch: (input, init) => fetch(input, init), subscribe: subscribeToChannel };
   }
-  const { Broker } = await import('../../sw/broker/broker');
+  const { Broker, isBrokeredRequest } = await import('../../sw/broker/broker');
   const broker = new Broker(location.origin);
   return {
     mode: 'page',
     api: broker,
-    fetch: (input, init) => broker.fetchWithToken(new Request(input, init)),
+    // The bearer goes only where the worker would send it.
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      return isBrokeredRequest(request, location.origin) ? broker.fetchWithToken(request) : fetch(request);
+    },
     subscribe: (listener) => {
       broker.listeners.add(listener);
       const unsubscribe = subscribeToChannel(listener);

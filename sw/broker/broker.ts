@@ -5,10 +5,32 @@ import { deriveVaultKey, sha256Hex } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
 import { needsRefresh } from './jwt-expiry';
 
-// First-party calls that carry their own credentials (or none) and are never given a bearer.
-const UNAUTHENTICATED_PATHS = new Set(['/api/v1/auth/login', '/api/v1/register', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/auth/password-reset', '/api/v1/auth/password-reset/confirm']);
+// Calls that carry their own credentials (or none) and are never given a bearer: the app's own
+// sign-in calls, and the public OAuth endpoints, which any site can send a person to (a 401 of
+// theirs must not make the broker rotate the refresh token). /api/v1/oauth/code is the person's own.
+const UNAUTHENTICATED_PATHS = new Set([
+  '/api/v1/auth/login',
+  '/api/v1/register',
+  '/api/v1/auth/refresh',
+  '/api/v1/auth/logout',
+  '/api/v1/auth/password-reset',
+  '/api/v1/auth/password-reset/confirm',
+  '/api/v1/oauth/authorize',
+  '/api/v1/oauth/end-session',
+  '/api/v1/oauth/token',
+  '/api/v1/oauth/introspect',
+  '/api/v1/oauth/revoke',
+  '/api/v1/oauth/userinfo',
+]);
 
-export function isBrokeredRequest(url: URL, origin: string): boolean {
+/**
+ * Whether the broker sends this request with the active account's bearer: a same-origin API call
+ * made by the app itself. Never a navigation or a no-cors request (a link, form, image or script
+ * tag, which may come from another site's page), nor one that already names its credentials.
+ */
+export function isBrokeredRequest(request: Request, origin: string): boolean {
+  const url = new URL(request.url);
+  if (request.mode === 'navigate' || request.mode === 'no-cors' || request.headers.has('authorization')) return false;
   return url.origin === origin && url.pathname.startsWith('/api/') && !UNAUTHENTICATED_PATHS.has(url.pathname);
 }
 
@@ -83,10 +105,14 @@ export class Broker implements BrokerApi {
 
   async updateAccount(accountId: string, { label, email, profilePicture }: AccountDetails): Promise<void> {
     const vault = await this.ready();
-    const account = await vault.get(accountId);
-    if (!account) return;
-    await vault.put({ ...account, label, email, profilePicture, updatedAt: new Date().toISOString() });
-    await this.announce();
+    // Under the account's lock: a refresh meanwhile would otherwise be overwritten with the old tokens.
+    const updated = await this.exclusively(accountId, async () => {
+      const account = await vault.get(accountId);
+      if (!account) return false;
+      await vault.put({ ...account, label, email, profilePicture, updatedAt: new Date().toISOString() });
+      return true;
+    });
+    if (updated) await this.announce();
   }
 
   /**
@@ -121,11 +147,19 @@ export class Broker implements BrokerApi {
     return running;
   }
 
-  private async refreshExclusively(accountId: string, rejected: string | undefined): Promise<string | undefined> {
-    // Web Locks make the refresh single across the worker and any page running its own broker.
+  private refreshExclusively(accountId: string, rejected: string | undefined): Promise<string | undefined> {
+    return this.exclusively(accountId, () => this.refresh(accountId, rejected));
+  }
+
+  /**
+   * Runs a read-and-write of the account's saved tokens alone: Web Locks make it single across the
+   * worker and any page running its own broker. Without them, it waits for this broker's refresh.
+   */
+  private async exclusively<T>(accountId: string, run: () => Promise<T>): Promise<T> {
     const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-    const run = () => this.refresh(accountId, rejected);
-    return locks ? locks.request(`guard-refresh:${accountId}`, run) : run();
+    if (locks) return locks.request(`guard-refresh:${accountId}`, run);
+    await this.refreshing.get(accountId)?.catch(() => undefined);
+    return run();
   }
 
   private async refresh(accountId: string, rejected: string | undefined): Promise<string | undefined> {
@@ -152,6 +186,11 @@ export class Broker implements BrokerApi {
     }
     if (!response.ok) return undefined;
     const tokens = refreshResponseSchema.parse(await response.json());
+    // Signed out meanwhile (a context without Web Locks): the account stays gone, and so does its session.
+    if (!(await vault.get(accountId))) {
+      await this.endSession(tokens.refresh);
+      return undefined;
+    }
     await vault.put({ ...account, access: tokens.access, refresh: tokens.refresh, updatedAt: new Date().toISOString() });
     return tokens.access;
   }
@@ -187,17 +226,26 @@ export class Broker implements BrokerApi {
     this.listeners.forEach((listener) => listener(event));
   }
 
-  /** Ends the account's session on the server (best effort: offline, it simply expires) and deletes it here. */
-  private async forget(vault: Vault, accountId: string): Promise<void> {
-    const account = await vault.get(accountId);
-    if (account) {
-      await fetch(`${this.origin}/api/v1/auth/logout`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.refresh}` },
-        body: '{}',
-      }).catch(() => undefined);
-    }
-    await vault.delete(accountId);
+  /**
+   * Ends the account's session on the server and deletes it here. After any refresh in flight,
+   * under its lock: the logout names the newest refresh token, and the refresh cannot write the
+   * account back.
+   */
+  private forget(vault: Vault, accountId: string): Promise<void> {
+    return this.exclusively(accountId, async () => {
+      const account = await vault.get(accountId);
+      if (account) await this.endSession(account.refresh);
+      await vault.delete(accountId);
+    });
+  }
+
+  /** Ends a session on the server (best effort: offline, it simply expires). */
+  private async endSession(refreshToken: string): Promise<void> {
+    await fetch(`${this.origin}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
+      body: '{}',
+    }).catch(() => undefined);
   }
 
   /** Closes the vault and the channel (tests, and a page broker that is being replaced). */

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
-import { verifiedPerson } from './support/api';
+import { E2E_URL, verifiedPerson } from './support/api';
 import { checkScreen, controlled, expectInSight, signIn, signInToHome } from './support/ui';
 
 // Every first-party refresh the server answered, from its Prometheus counters.
@@ -13,6 +13,24 @@ const refreshesAnswered = async (server: ServerProcess) => {
 };
 const profileCalls = (page: Page, count: number) =>
   page.evaluate((n) => Promise.all(Array.from({ length: n }, () => fetch('/api/v1/auth/profile').then((r) => r.status))), count);
+// How many accounts the vault in IndexedDB holds.
+const savedAccounts = (page: Page) =>
+  page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('guard-local', 3);
+      request.onsuccess = () => resolve(request.result);
+    });
+    const count = await new Promise<number>((resolve) => {
+      const request = db.transaction('accounts').objectStore('accounts').count();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return count;
+  });
+// Whether some broker waits for an account's lock (held by the refresh in flight).
+const waitingForAccountLock = (page: Page) => page.evaluate(async () => ((await navigator.locks.query()).pending ?? []).some((lock) => lock.name?.startsWith('guard-refresh:')));
+const refreshWith = (refreshToken: string) =>
+  fetch(`${E2E_URL}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` }, body: '{}' });
 
 test.describe('with 2-second access tokens', () => {
   let server: ServerProcess;
@@ -70,19 +88,7 @@ test('a refused refresh (session revoked) removes the account and sends every ta
     await expect(tab.getByLabel('Email')).toHaveValue(person.email);
   }
   await checkScreen(first, 'sign-in-session-ended');
-  const accounts = await first.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve) => {
-      const request = indexedDB.open('guard-local', 3);
-      request.onsuccess = () => resolve(request.result);
-    });
-    const count = await new Promise<number>((resolve) => {
-      const request = db.transaction('accounts').objectStore('accounts').count();
-      request.onsuccess = () => resolve(request.result);
-    });
-    db.close();
-    return count;
-  });
-  expect(accounts).toBe(0);
+  expect(await savedAccounts(first)).toBe(0);
 
   await first.getByLabel('Password', { exact: true }).fill('Brand-new-pass1');
   await first.getByRole('button', { name: 'Log In' }).click();
@@ -97,6 +103,71 @@ test('a refused refresh (session revoked) removes the account and sends every ta
     await expect(tab.getByText('You were signed out of')).toBeHidden();
     await expect(tab.getByLabel('Email')).toHaveValue('');
   }
+});
+
+test('signing out while a refresh is on its way ends the session, and the refresh does not bring the account back', async ({ page, context }) => {
+  const person = await verifiedPerson('refresh-signout');
+  await signInToHome(page, person);
+  await controlled(page);
+
+  // The server turns down the next profile call's token, so the worker refreshes; the refresh's
+  // answer (new tokens, issued) is held until the person has clicked Sign Out.
+  let turnedDown = false;
+  await context.route('**/api/v1/auth/profile', (route) => {
+    if (turnedDown) return route.continue();
+    turnedDown = true;
+    return route.fulfill({ status: 401, json: { error: 'invalid_token' } });
+  });
+  let issued: (refreshToken: string) => void = () => undefined;
+  const refreshIssued = new Promise<string>((resolve) => (issued = resolve));
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await context.route('**/api/v1/auth/refresh', async (route) => {
+    const response = await route.fetch();
+    issued(((await response.json()) as { refresh: string }).refresh);
+    await released;
+    await route.fulfill({ response });
+  });
+
+  const call = page.evaluate(() => fetch('/api/v1/auth/profile').then((r) => r.status));
+  const newest = await refreshIssued;
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  // The answer arrives once sign-out has done all it can before it: finished, or queued behind the refresh.
+  const signInPage = page.getByRole('heading', { name: 'Sign In' });
+  await expect.poll(async () => (await signInPage.isVisible()) || (await waitingForAccountLock(page))).toBe(true);
+  release();
+  await call;
+
+  await expect(signInPage).toBeVisible();
+  expect(await savedAccounts(page)).toBe(0);
+  await page.reload();
+  await expect(signInPage).toBeVisible();
+  await expect(page.getByText(person.email)).toHaveCount(0);
+  // The session ended on the server: the refresh token issued last no longer refreshes.
+  expect((await refreshWith(newest)).status).toBe(401);
+});
+
+test('a sign-in request for an unknown service, from any site, gets no token and rotates none', async ({ page, context }) => {
+  const person = await verifiedPerson('outside-link');
+  await signInToHome(page, person);
+  await controlled(page);
+  // The worker's own requests show on the context too (Chromium).
+  const requests: Request[] = [];
+  context.on('request', (request) => requests.push(request));
+
+  await page.goto(`/auth?${new URLSearchParams({ client_id: 'bogus', redirect_uri: 'https://evil.example/callback', response_type: 'code', scope: 'openid', state: 'x' })}`);
+  await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
+  await expect(page.getByText('Unknown client')).toBeVisible();
+
+  const paths = requests.map((request) => new URL(request.url()).pathname);
+  expect(paths, 'no refresh-token rotation').not.toContain('/api/v1/auth/refresh');
+  const authorize = requests.filter((request) => new URL(request.url()).pathname === '/api/v1/oauth/authorize');
+  expect(authorize.length).toBeGreaterThan(0);
+  const withBearer = await Promise.all(authorize.map(async (request) => 'authorization' in (await request.allHeaders())));
+  expect(withBearer, 'an Authorization header on /api/v1/oauth/authorize').not.toContain(true);
+  // Still signed in, with the same session.
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
 });
 
 test('offline, a reload shows the app with its saved account and an offline notice', async ({ page, context }) => {
