@@ -131,7 +131,7 @@ export class AppError extends Error {
     return new AppError(409, 'You cannot disable your own account');
   }
   static lastAdministrator() {
-    return new AppError(409, 'The last administrator cannot be demoted or deleted');
+    return new AppError(409, 'The last administrator cannot be demoted, disabled or deleted');
   }
   static unavailable() {
     return new AppError(503, 'The service is temporarily unavailable; try again shortly');

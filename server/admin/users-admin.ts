@@ -1,8 +1,11 @@
+import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
 import type { AccountsService } from '../accounts/accounts-service';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
 import type { Database } from '../db/database';
+import { isPostgres } from '../db/postgres-one-statement';
+import type { DB } from '../db/schema';
 import { AppError } from '../errors';
 import type { PasswordChange } from '../mail/password-changed-mail';
 import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
@@ -39,10 +42,12 @@ export function changedAccountFields(before: AdminUserDetail, after: AdminUserDe
 }
 
 /**
- * Users as administrators manage them. The last enabled administrator can be neither demoted nor
- * deleted, and nobody can disable themselves: someone is always left to manage the rest.
+ * Users as administrators manage them. The last enabled administrator can be neither demoted,
+ * disabled nor deleted, and nobody can disable themselves: someone is always left to manage the rest.
  */
 export class UsersAdmin {
+  private readonly onPostgres: boolean;
+
   constructor(
     private readonly db: Database,
     private readonly accounts: AccountsService,
@@ -50,7 +55,9 @@ export class UsersAdmin {
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly authenticatorApps: AuthenticatorApps,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.onPostgres = isPostgres(db);
+  }
 
   async list(search?: string): Promise<AdminUser[]> {
     let query = this.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id');
@@ -71,12 +78,12 @@ export class UsersAdmin {
 
   /** Edits a user; a changed email must be verified again. */
   async update(id: string, input: z.output<typeof adminUserUpdateSchema>): Promise<AdminUserDetail> {
-    const current = await this.row(id);
-    if (current.is_admin === 1 && !input.is_admin) await this.refuseIfLastAdmin(id);
-    const email = normaliseEmail(input.email);
-    const emailChanged = email !== current.email;
-    try {
-      await this.db
+    await this.changingAdministrators(async (tx, enabledAdmins) => {
+      const current = await this.row(id, tx);
+      if (current.is_admin === 1 && !input.is_admin) refuseIfLastAdmin(enabledAdmins, id);
+      const email = normaliseEmail(input.email);
+      const emailChanged = email !== current.email;
+      await tx
         .updateTable('users')
         .set({
           full_name: input.full_name,
@@ -89,12 +96,13 @@ export class UsersAdmin {
           ...(emailChanged ? { email_verified: 0, verified: 0 } : {}),
         })
         .where('id', '=', id)
-        .execute();
-    } catch (error) {
-      if (isUsernameTaken(error)) throw AppError.usernameTaken();
-      if (isUniqueViolation(error)) throw AppError.emailTaken();
-      throw error;
-    }
+        .execute()
+        .catch((error: unknown) => {
+          if (isUsernameTaken(error)) throw AppError.usernameTaken();
+          if (isUniqueViolation(error)) throw AppError.emailTaken();
+          throw error;
+        });
+    });
     return this.get(id);
   }
 
@@ -123,36 +131,56 @@ export class UsersAdmin {
    * of it is deleted. Asking for the state it is already in changes nothing.
    */
   async setDisabled(id: string, disabled: boolean, by: Authenticated): Promise<AdminUserDetail> {
-    const current = await this.row(id);
-    if (disabled && id === by.userId) throw AppError.cannotDisableSelf();
     const now = this.clock();
-    if (disabled && current.disabled_at === null) {
-      await this.db.updateTable('users').set({ disabled_at: now, updated_at: now }).where('id', '=', id).execute();
+    const nowDisabled = await this.changingAdministrators(async (tx, enabledAdmins) => {
+      const current = await this.row(id, tx);
+      if (disabled && id === by.userId) throw AppError.cannotDisableSelf();
+      if (disabled === (current.disabled_at !== null)) return false;
+      if (disabled && current.is_admin === 1) refuseIfLastAdmin(enabledAdmins, id);
+      await tx.updateTable('users').set({ disabled_at: disabled ? now : null, updated_at: now }).where('id', '=', id).execute();
+      return disabled;
+    });
+    if (nowDisabled) {
       await this.sessions.revokeAllForUser(id);
       await this.serviceSessions.revokeAllForUser(id, now);
       await this.db.deleteFrom('password_resets').where('user_id', '=', id).execute();
-    } else if (!disabled && current.disabled_at !== null) {
-      await this.db.updateTable('users').set({ disabled_at: null, updated_at: now }).where('id', '=', id).execute();
     }
     return this.get(id);
   }
 
   /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */
   async delete(id: string): Promise<void> {
-    const current = await this.row(id);
-    if (current.is_admin === 1) await this.refuseIfLastAdmin(id);
-    await this.db.deleteFrom('users').where('id', '=', id).execute();
+    await this.changingAdministrators(async (tx, enabledAdmins) => {
+      const current = await this.row(id, tx);
+      if (current.is_admin === 1) refuseIfLastAdmin(enabledAdmins, id);
+      await tx.deleteFrom('users').where('id', '=', id).execute();
+    });
   }
 
-  private async row(id: string): Promise<UserRow> {
-    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  private async row(id: string, db: Database = this.db): Promise<UserRow> {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw AppError.notFound('user');
     return row;
   }
 
-  /** Refuses to take `id` away as an administrator unless another enabled one remains (the target may itself be disabled). */
-  private async refuseIfLastAdmin(id: string): Promise<void> {
-    const { count } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('is_admin', '=', 1).where('disabled_at', 'is', null).where('id', '!=', id).executeTakeFirstOrThrow();
-    if (Number(count) === 0) throw AppError.lastAdministrator();
+  /**
+   * Runs a change that may take an administrator away: its check that another enabled one remains
+   * and its write, as one transaction, one such change at a time. Two at once would otherwise each
+   * count on the other and leave none. On PostgreSQL it locks the enabled administrators' rows: a
+   * change waiting for them reads them again once the one before commits, without any it took
+   * away. SQLite's one connection runs one transaction at a time. `work` gets the enabled
+   * administrators' ids, and must use `tx` alone (on SQLite the database waits for `work`).
+   */
+  private changingAdministrators<T>(work: (tx: Transaction<DB>, enabledAdmins: string[]) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (tx) => {
+      const admins = tx.selectFrom('users').select('id').where('is_admin', '=', 1).where('disabled_at', 'is', null).orderBy('id');
+      const rows = await (this.onPostgres ? admins.forUpdate() : admins).execute();
+      return work(tx, rows.map((row) => row.id));
+    });
   }
+}
+
+/** Refuses to take `id` away as an administrator unless another enabled one remains (the target may itself be disabled). */
+function refuseIfLastAdmin(enabledAdmins: string[], id: string): void {
+  if (!enabledAdmins.some((admin) => admin !== id)) throw AppError.lastAdministrator();
 }

@@ -98,7 +98,7 @@ export class AuditLog {
     const rows = await this.selected(this.joined().where('audit_events.user_id', '=', userId))
       .limit(limit)
       .execute();
-    return rows.map(toAuditEvent);
+    return rows.map((row) => asOwnerSees(toAuditEvent(row)));
   }
 
   private joined() {
@@ -143,4 +143,13 @@ function toAuditEvent(row: JoinedRow): AuditEvent {
     device_info: row.device_info,
     detail: row.detail,
   };
+}
+
+/**
+ * An event as the account's owner sees it: what an administrator did says only that an
+ * administrator did it (`actor_id` is not theirs), not who, nor from which address and device.
+ */
+function asOwnerSees(event: AuditEvent): AuditEvent {
+  const byAdministrator = event.actor_id !== null && event.actor_id !== event.user_id;
+  return byAdministrator ? { ...event, actor: null, ip_address: null, device_info: null } : event;
 }

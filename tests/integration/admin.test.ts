@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { testDatabaseKind } from '../support/test-database';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -16,6 +18,23 @@ const as = (token: string) => ({
   patch: (url: string) => call(t.app, 'PATCH', url, { token, body: {} }),
   delete: (url: string) => call(t.app, 'DELETE', url, { token }),
 });
+
+/**
+ * Sends requests at once. On PostgreSQL another transaction holds the users table against writes
+ * until two of them wait for it, so both have read before either writes (SQLite's one connection
+ * interleaves them the same way every run).
+ */
+async function atOnce<T>(send: () => Array<Promise<T>>): Promise<T[]> {
+  if (testDatabaseKind() !== 'postgres') return Promise.all(send());
+  const { answers } = await t.db.transaction().execute(async (tx) => {
+    await sql`lock table users in share mode`.execute(tx);
+    const sent = Promise.all(send());
+    const waiting = sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+    await expect.poll(async () => (await waiting.execute(t.db)).rows[0]!.count).toBe(2);
+    return { answers: sent };
+  });
+  return answers;
+}
 
 describe('users (admin)', () => {
   it('lists, searches, creates, edits and deletes users', async () => {
@@ -107,7 +126,7 @@ describe('users (admin)', () => {
     const api = as(admin.access);
     const demote = await api.put(`/api/v1/admin/users/${admin.id}`, { full_name: 'Ada Admin', email: admin.email, phone_number: null, is_admin: false });
     expect(demote.status).toBe(409);
-    expect(demote.body.error).toBe('The last administrator cannot be demoted or deleted');
+    expect(demote.body.error).toBe('The last administrator cannot be demoted, disabled or deleted');
     expect((await api.delete(`/api/v1/admin/users/${admin.id}`)).status).toBe(409);
     expect((await api.get(`/api/v1/admin/users/${admin.id}`)).body.is_admin).toBe(true);
   });
@@ -126,6 +145,27 @@ describe('users (admin)', () => {
     const deleted = await addDisabledAdmin('old2@example.com');
     expect((await api.delete(`/api/v1/admin/users/${deleted}`)).status).toBeLessThan(300);
     expect((await api.get(`/api/v1/admin/users/${deleted}`)).status).toBe(404);
+  });
+
+  // Each request checks that another enabled administrator remains, then writes: two at once
+  // must not each count on the other, leaving nobody to manage the rest.
+  it.each([
+    ['both demoted', (other: string) => [
+      as(admin.access).put(`/api/v1/admin/users/${other}`, { full_name: 'Bea Admin', email: 'bea@example.com', phone_number: null, is_admin: false }),
+      as(admin.access).put(`/api/v1/admin/users/${admin.id}`, { full_name: 'Ada Admin', email: admin.email, phone_number: null, is_admin: false }),
+    ]],
+    ['one disabled as the other is deleted', (other: string) => [
+      as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
+      as(admin.access).delete(`/api/v1/admin/users/${admin.id}`),
+    ]],
+    ['both deleted', (other: string) => [as(admin.access).delete(`/api/v1/admin/users/${other}`), as(admin.access).delete(`/api/v1/admin/users/${admin.id}`)]],
+  ])('leaves one enabled administrator when two are taken away at once: %s', async (_, takeAwayBoth) => {
+    const other = await as(admin.access).post('/api/v1/admin/users', { full_name: 'Bea Admin', email: 'bea@example.com', password: 'Builder123', is_admin: true });
+    const answers = await atOnce(() => takeAwayBoth(other.body.id as string));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error).toBe('The last administrator cannot be demoted, disabled or deleted');
+    const enabledAdmins = await t.db.selectFrom('users').select('id').where('is_admin', '=', 1).where('disabled_at', 'is', null).execute();
+    expect(enabledAdmins).toHaveLength(1);
   });
 
   it("sets a user's password and signs them out everywhere; an administrator's own keeps the session it is set from", async () => {

@@ -12,6 +12,7 @@ beforeEach(async () => {
 afterEach(async () => f.close());
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 const as = (token: string | undefined, method: string, url: string, body?: unknown) => oidcJson(f.issuer, method, url, body, token);
 const admin = (method: string, url: string, body?: unknown) => as(f.adminToken, method, url, body);
 const login = (email: string, password: string, code?: string) =>
@@ -95,6 +96,29 @@ describe('the audit log', () => {
     const serviceEvents = (await adminLog('&search=gitea')).filter((event) => event.service_id === service.id);
     expect(kinds(serviceEvents)).toEqual(['service-turned-off: Gitea', 'service-credentials-regenerated: Gitea', 'service-signed-in', 'service-created: Gitea']);
     expect(serviceEvents[2]).toMatchObject({ user: { full_name: 'Olivia Ident' }, service: { name: 'Gitea', icon_url: null } });
+  });
+
+  it('shows a person what an administrator did to their account but not who, nor from where; their own, from where', async () => {
+    const me = (await as(f.user.access, 'GET', '/api/v1/auth/profile')).body.id as string;
+    const adminId = (await admin('GET', '/api/v1/auth/profile')).body.id as string;
+    // The administrator acts from their own address and browser.
+    const edited = await f.t.app.inject({
+      method: 'PUT', url: `/api/v1/admin/users/${me}`, remoteAddress: '10.9.8.7', headers: { authorization: `Bearer ${f.adminToken}`, 'user-agent': SAFARI },
+      payload: { full_name: 'Olivia Renamed', email: f.user.email, phone_number: null, is_admin: false },
+    });
+    expect(edited.statusCode).toBe(200);
+    f.t.advance(1000);
+    expect((await login(f.user.email, f.user.password)).status).toBe(200);
+
+    const [signIn, changed] = await ownActivity(f.user.access);
+    expect(kinds([signIn!, changed!])).toEqual(['signed-in: pwd', 'account-changed: full_name']);
+    expect(changed, 'by an administrator: not who, nor from where').toMatchObject({ actor_id: adminId, actor: null, ip_address: null, device_info: null });
+    expect(signIn).toMatchObject({ actor_id: me, ip_address: '127.0.0.1' });
+    expect(describeDevice(signIn!.device_info!)).toBe('Firefox on Linux');
+    // The audit log keeps it all for administrators.
+    const logged = (await adminLog(`&user_id=${me}`)).find((event) => event.kind === 'account-changed')!;
+    expect(logged).toMatchObject({ actor: { full_name: 'Admin' }, ip_address: '10.9.8.7' });
+    expect(logged.device_info).not.toBeNull();
   });
 
   it('records a code or refresh token presented twice, and from where, as the session it ends', async () => {
