@@ -61,5 +61,12 @@ export type BrokerEvent =
 
 export const BROKER_CHANNEL = 'guard-broker';
 
+/**
+ * Names, on a page's API call, the account the page shows. Another tab may have switched accounts
+ * and this page not heard yet: the broker then refuses the call (409) rather than answer it for
+ * the other account. The broker removes it before the call leaves.
+ */
+export const ACCOUNT_HEADER = 'x-guard-account';
+
 /** Posted to the service worker with a MessagePort on which it exposes the broker (Comlink). */
 export const BROKER_CONNECT_MESSAGE = 'guard-connect';

@@ -1,3 +1,4 @@
+import { ACCOUNT_HEADER } from '../../contract/broker';
 import { connectBroker, type BrokerConnection } from '../broker/connect';
 import { deviceTraits } from '../broker/device-traits';
 import { createSession, type Session } from './session-store';
@@ -6,7 +7,18 @@ export type AppSession = Session & { connection: BrokerConnection };
 
 /** Connects to the broker, opens the vault and loads the saved accounts. */
 export async function startSession(): Promise<AppSession> {
-  const connection = await connectBroker();
+  const connected = await connectBroker();
+  // Each call names the account this page shows: one another tab switched away from is refused.
+  const connection: BrokerConnection = {
+    ...connected,
+    fetch: (input, init) => {
+      const shown = session.state.activeAccount?.accountId;
+      if (!shown) return connected.fetch(input, init);
+      const headers = new Headers(init?.headers);
+      headers.set(ACCOUNT_HEADER, shown);
+      return connected.fetch(input, { ...init, headers });
+    },
+  };
   const session = createSession(connection);
   await connection.api.init(deviceTraits());
   connection.subscribe((event) => void session.onBrokerEvent(event));

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { isBrokeredRequest } from './broker';
+import { deleteDB } from 'idb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_HEADER } from '../../contract/broker';
+import { deriveVaultKey } from '../vault/crypto';
+import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME, type VaultAccount } from '../vault/vault';
+import { Broker, isBrokeredRequest } from './broker';
 
 const origin = 'https://id.example';
 const brokered = (path: string, init?: RequestInit, base = origin) => isBrokeredRequest(new Request(`${base}${path}`, init), origin);
@@ -20,5 +24,50 @@ describe('isBrokeredRequest', () => {
     expect(brokered('/personal-info')).toBe(false);
     expect(brokered('/api/v1/auth/profile', { mode: 'no-cors' })).toBe(false);
     expect(brokered('/api/v1/auth/profile', { headers: { authorization: 'Bearer service-token' } })).toBe(false);
+  });
+});
+
+describe('a call naming the account its page shows', () => {
+  const account = (id: string): VaultAccount => ({
+    accountId: id,
+    label: id,
+    email: `${id}@example.com`,
+    profilePicture: null,
+    access: `header.${btoa(JSON.stringify({ sub: id, exp: 4102444800 }))}.signature`,
+    refresh: `refresh-of-${id}`,
+    updatedAt: new Date().toISOString(),
+  });
+  const opened: Array<{ close(): void | Promise<void> }> = [];
+  afterEach(async () => {
+    for (const connection of opened.splice(0)) await connection.close();
+    await deleteDB(VAULT_NAME);
+  });
+
+  /** A broker whose device holds accounts a and b, with b chosen (in another tab, say). */
+  async function brokerWithBChosen() {
+    await deleteDB(VAULT_NAME);
+    const broker = new Broker(location.origin);
+    opened.push(broker);
+    await broker.init({ userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' });
+    const db = await Vault.openDatabase();
+    const vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
+    opened.push(vault);
+    await vault.put(account('a'));
+    await vault.put(account('b'));
+    await vault.setSetting(SELECTED_KEY, 'b');
+    return broker;
+  }
+  const profileFor = (shown: string) => new Request(`${location.origin}/api/v1/auth/profile`, { headers: { [ACCOUNT_HEADER]: shown } });
+
+  it('is refused, and not sent, when another account was chosen since', async () => {
+    const broker = await brokerWithBChosen();
+    const answer = await broker.fetchWithToken(profileFor('a'));
+    expect(answer.status).toBe(409);
+    expect(await answer.json()).toEqual({ error: 'Another tab switched to another account. Try again.' });
+  });
+
+  it('goes out for the account chosen', async () => {
+    const broker = await brokerWithBChosen();
+    expect((await broker.fetchWithToken(profileFor('b'))).status).not.toBe(409);
   });
 });

@@ -1,5 +1,5 @@
 import { loginResponseSchema, refreshResponseSchema } from '../../contract/accounts';
-import { BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInCredentials, type SignInResult } from '../../contract/broker';
+import { ACCOUNT_HEADER, BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInCredentials, type SignInResult } from '../../contract/broker';
 import { errorBodySchema } from '../../contract/errors';
 import { deriveVaultKey, sha256Hex } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
@@ -123,6 +123,8 @@ export class Broker implements BrokerApi {
   async fetchWithToken(request: Request): Promise<Response> {
     const vault = await this.ready();
     const accountId = await vault.getSetting(SELECTED_KEY);
+    const meant = request.headers.get(ACCOUNT_HEADER);
+    if (meant !== null && meant !== accountId) return accountSwitched();
     if (!accountId) return fetch(request);
     const retry = request.clone();
     const token = await this.accessToken(accountId, false);
@@ -263,7 +265,14 @@ export class Broker implements BrokerApi {
 function withBearer(request: Request, token: string): Request {
   const headers = new Headers(request.headers);
   headers.set('authorization', `Bearer ${token}`);
+  headers.delete(ACCOUNT_HEADER);
   return new Request(request, { headers });
+}
+
+/** The page shows another account than the one chosen since (in another tab): its call is not made for this one. */
+function accountSwitched(): Response {
+  const body = JSON.stringify({ error: 'Another tab switched to another account. Try again.' });
+  return new Response(body, { status: 409, headers: { 'content-type': 'application/json' } });
 }
 
 async function errorOf(response: Response): Promise<{ error: string; field?: string | undefined }> {

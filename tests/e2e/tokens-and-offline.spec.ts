@@ -170,6 +170,28 @@ test('a sign-in request for an unknown service, from any site, gets no token and
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
 });
 
+test("each API call names the account its page shows, and the worker takes the name off before the call leaves", async ({ page, context }) => {
+  const person = await verifiedPerson('named-account');
+  await signInToHome(page, person);
+  await controlled(page);
+  const requests: Request[] = [];
+  context.on('request', (request) => requests.push(request));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  const profileCalls = requests.filter((request) => new URL(request.url()).pathname === '/api/v1/auth/profile');
+  const fromPage = profileCalls.filter((request) => !request.serviceWorker());
+  const fromWorker = profileCalls.filter((request) => request.serviceWorker());
+  expect(fromPage.length).toBeGreaterThan(0);
+  expect(fromWorker.length).toBeGreaterThan(0);
+  const { id } = (await (await fromPage[0]!.response())!.json()) as { id: string };
+  for (const request of fromPage) expect(await request.headerValue('x-guard-account')).toBe(id);
+  for (const request of fromWorker) {
+    expect(await request.headerValue('x-guard-account')).toBeNull();
+    expect(await request.headerValue('authorization')).toMatch(/^Bearer /);
+  }
+});
+
 test('offline, a reload shows the app with its saved account and an offline notice', async ({ page, context }) => {
   const person = await verifiedPerson('offline');
   await signInToHome(page, person);
