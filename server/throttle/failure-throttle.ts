@@ -110,13 +110,16 @@ export class FailureThrottle {
   /**
    * Takes one attempt back from a key, unless its window has ended since (a new one holds only
    * newer failures). A row left with none is deleted, as the usual success from a quiet address
-   * leaves it: one statement then.
+   * leaves it: one statement then. Otherwise the decrement is unconditional: two takings back of a
+   * row at 2 that each found it above 1 must both land (on PostgreSQL the second waits for the
+   * first, and a "still above 1" condition then skipped it, leaving a failure nobody made).
    */
   async uncount(key: string, windowStart: number): Promise<void> {
     const current = this.db.deleteFrom('throttle').where('key', '=', key).where('window_start', '=', windowStart);
     const deleted = await current.where('failures', '<=', 1).executeTakeFirst();
     if (deleted.numDeletedRows > 0n) return;
-    await this.db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', key).where('window_start', '=', windowStart).where('failures', '>', 1).execute();
+    const left = await this.db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', key).where('window_start', '=', windowStart).returning('failures').executeTakeFirst();
+    if (left && left.failures <= 0) await current.where('failures', '<=', 0).execute();
   }
 
   /**
