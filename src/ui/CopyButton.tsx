@@ -1,17 +1,21 @@
-import { ActionIcon, CopyButton as MantineCopyButton, Tooltip } from '@mantine/core';
+import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
 import { CheckIcon, CopyIcon } from './icons';
+import { COPY_FAILED, useCopy } from './use-copy';
 
-/** A small button that copies `value` (Home Guard runs only in secure contexts, where the Clipboard API is). */
+/** A small button that copies `value`; a refused copy keeps its tooltip open to say so. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
+  const { outcome, copy } = useCopy(value);
+  const failed = outcome === 'failed';
   return (
-    <MantineCopyButton value={value} timeout={1_500}>
-      {({ copied, copy }) => (
-        <Tooltip label={copied ? 'Copied' : label} withArrow>
-          <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} aria-label={label} onClick={copy}>
-            {copied ? <CheckIcon size={16} /> : <CopyIcon size={16} />}
-          </ActionIcon>
-        </Tooltip>
-      )}
-    </MantineCopyButton>
+    <>
+      {/* An open tooltip stays in the page, inside its landmarks, where a portal would sit outside them. */}
+      <Tooltip label={failed ? COPY_FAILED : outcome === 'copied' ? 'Copied' : label} opened={failed || undefined} color={failed ? 'red' : undefined} multiline={failed} w={failed ? 220 : undefined} withinPortal={!failed} withArrow>
+        <ActionIcon variant="subtle" color={outcome === 'copied' ? 'teal' : failed ? 'red' : 'gray'} aria-label={label} onClick={copy}>
+          {outcome === 'copied' ? <CheckIcon size={16} /> : <CopyIcon size={16} />}
+        </ActionIcon>
+      </Tooltip>
+      {/* The tooltip is seen, not heard: screen readers hear the outcome here. */}
+      <VisuallyHidden role="status">{failed ? COPY_FAILED : outcome === 'copied' ? 'Copied' : ''}</VisuallyHidden>
+    </>
   );
 }

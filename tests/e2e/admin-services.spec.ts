@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL } from './support/api';
-import { checkScreen, signIn } from './support/ui';
+import { allowClipboardWrites, checkScreen, signIn } from './support/ui';
 
 test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -136,6 +136,17 @@ test('an administrator adds a public client: no secret to copy or regenerate, un
   await expect(page.getByRole('button', { name: 'Regenerate Credentials' })).toHaveCount(0);
   await expect(page.getByText(`Enter these in ${name}'s OpenID Connect settings, with its client ID. Most services`)).toBeVisible();
   await checkScreen(page, 'admin-service-public-view');
+
+  // A copy the browser refuses says so, rather than look like a click that did nothing.
+  await allowClipboardWrites(page, 'denied');
+  await page.getByRole('button', { name: 'Copy Client ID' }).click();
+  await expect(page.getByRole('tooltip')).toHaveText('Could not copy. Select the text and copy it yourself.');
+  await checkScreen(page, 'admin-service-copy-refused');
+  await allowClipboardWrites(page, 'granted');
+  await page.context().grantPermissions(['clipboard-read']);
+  await page.getByRole('button', { name: 'Copy Client ID' }).click();
+  await expect(page.getByText('Could not copy', { exact: false })).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(clientId);
 
   await page.getByRole('link', { name: 'Edit' }).click();
   const publicClient = page.getByLabel('Public Client');

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
 import { turnOnTwoStep, verifiedPerson } from './support/api';
-import { checkScreen, signIn, signInToHome } from './support/ui';
+import { allowClipboardWrites, checkScreen, signIn, signInToHome } from './support/ui';
 
 /** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
 const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
@@ -53,8 +53,13 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
   const recoveryCodes = await shownRecoveryCodes(page);
   for (const code of recoveryCodes) expect(code).toMatch(/^[0-9a-f]{5}-[0-9a-f]{5}$/);
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await allowClipboardWrites(page, 'denied');
   await saved.getByRole('button', { name: 'Copy' }).click();
+  await expect(saved.getByRole('alert')).toHaveText('Could not copy. Select the text and copy it yourself. Or download them.');
+  await allowClipboardWrites(page, 'granted');
+  await page.context().grantPermissions(['clipboard-read']);
+  await saved.getByRole('button', { name: 'Copy' }).click();
+  await expect(saved.getByRole('alert')).toHaveCount(0);
   await expect(saved.getByRole('button', { name: 'Copied' })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(`Home Guard recovery codes for ${person.email}`);

@@ -1,6 +1,7 @@
-import { Button, CopyButton, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { useSession } from '../../app/session-context';
+import { COPY_FAILED, useCopy } from '../../ui/use-copy';
 import classes from './RecoveryCodesDialog.module.css';
 
 /** Recovery codes, shown once: to copy, download or write down. However the dialog closes, it is done. */
@@ -10,6 +11,7 @@ export function RecoveryCodesDialog({ codes, onDone }: { codes: string[]; onDone
   // Several accounts can share a device: the file says whose codes they are.
   const text = [`Home Guard recovery codes for ${activeAccount?.email ?? 'your account'}`, 'Each one signs in once in place of a code from your authenticator app.', '', ...codes, ''].join('\n');
 
+  const { outcome, copy } = useCopy(text);
   const download = () => {
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
@@ -29,19 +31,20 @@ export function RecoveryCodesDialog({ codes, onDone }: { codes: string[]; onDone
         </List>
         <Group justify="space-between" mt="sm">
           <Group gap="xs">
-            <CopyButton value={text} timeout={1_500}>
-              {({ copied, copy }) => (
-                <Button variant="default" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
+            <Button variant="default" onClick={copy}>
+              {outcome === 'copied' ? 'Copied' : 'Copy'}
+            </Button>
             <Button variant="default" onClick={download}>
               Download
             </Button>
           </Group>
           <Button onClick={onDone}>Done</Button>
         </Group>
+        {outcome === 'failed' && (
+          <Text size="sm" c="red" role="alert">
+            {COPY_FAILED} Or download them.
+          </Text>
+        )}
       </Stack>
     </Modal>
   );

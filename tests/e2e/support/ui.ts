@@ -127,3 +127,10 @@ export const controlled = (page: Page) =>
       }),
     )
     .toBe('controlled');
+
+/** Sets whether the browser itself lets the page write to the clipboard: denied, it refuses, as a browser policy can. */
+export async function allowClipboardWrites(page: Page, setting: 'granted' | 'denied'): Promise<void> {
+  const { targetInfo } = await (await page.context().newCDPSession(page)).send('Target.getTargetInfo');
+  const browser = await page.context().browser()!.newBrowserCDPSession();
+  await browser.send('Browser.setPermission', { permission: { name: 'clipboard-write' }, setting, origin: new URL(page.url()).origin, browserContextId: targetInfo.browserContextId });
+}
