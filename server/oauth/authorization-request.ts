@@ -7,7 +7,7 @@ import { checkRedirectUri } from './checks/check-redirect-uri';
 import { checkNoRequestObject } from './checks/check-request-object';
 import { checkResponseType } from './checks/check-response-type';
 import { checkScope } from './checks/check-scope';
-import { OAuthError } from './oauth-error';
+import { OAuthError, repeatedParameters } from './oauth-error';
 
 export type ValidAuthorizationRequest = {
   service: ApiServiceRow;
@@ -30,7 +30,7 @@ export type ValidAuthorizationRequest = {
  */
 export async function validateAuthorizationRequest(params: AuthorizationParams, services: ApiServicesRepository, issuer: string, repeated: readonly string[] = []): Promise<ValidAuthorizationRequest> {
   const refuseRepeated = (names: readonly string[]) => {
-    if (names.length > 0) throw new OAuthError('invalid_request', `The ${names.join(', ')} parameter${names.length > 1 ? 's are' : ' is'} repeated`);
+    if (names.length > 0) throw repeatedParameters(names);
   };
   // A repeated client_id or redirect_uri leaves no address known good to send the error to.
   refuseRepeated(repeated.filter((name) => name === 'client_id' || name === 'redirect_uri'));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { OAuthError } from './oauth-error';
+import { OAuthError, repeatedParameters } from './oauth-error';
 
 /** application/x-www-form-urlencoded bodies as a plain object; a repeated parameter is refused (RFC 6749 §3.1). */
 export function installFormBodyParser(app: FastifyInstance): void {
@@ -7,7 +7,7 @@ export function installFormBodyParser(app: FastifyInstance): void {
     const result: Record<string, string> = {};
     for (const [key, value] of new URLSearchParams(body.toString())) {
       if (key.includes('\0') || value.includes('\0')) return done(new OAuthError('invalid_request', 'The request contains a NUL character'), undefined);
-      if (key in result) return done(new OAuthError('invalid_request', `The ${key} parameter is repeated`), undefined);
+      if (key in result) return done(repeatedParameters([key]), undefined);
       result[key] = value;
     }
     done(null, result);

@@ -51,6 +51,9 @@ export class OAuthError extends Error {
   }
 }
 
+/** A parameter sent more than once, in a query or a form (RFC 6749 §3.1): it is refused, never guessed at. */
+export const repeatedParameters = (names: readonly string[]) => new OAuthError('invalid_request', `The ${names.join(', ')} parameter${names.length > 1 ? 's are' : ' is'} repeated`);
+
 /** OAuth endpoints answer RFC errors (never a stack), with no-store on every answer. */
 export function installOAuthErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
