@@ -175,6 +175,21 @@ describe('a repeated authorization parameter is refused (RFC 6749 §3.1, §4.1.2
   });
 });
 
+describe('a repeated token request parameter is refused (RFC 6749 §3.2)', () => {
+  it('answers invalid_request naming it, and the code is still good', async () => {
+    const issued = (await code()).body.code;
+    const body = `grant_type=authorization_code&code=${issued}&code_verifier=${verifier}&redirect_uri=${encodeURIComponent(CALLBACK)}&code=other`;
+    const response = await fetch(`${f.issuer}/api/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}` },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'The code parameter is repeated' });
+    expect((await exchange(issued, { redirect_uri: CALLBACK })).status).toBe(200);
+  });
+});
+
 describe('a disabled service (RP-Initiated Logout §3)', () => {
   it('has its session ended, and no one is sent back to it', async () => {
     const signedIn = await f.signInToService(await f.relyingParty(service), { scope: 'openid email' });
