@@ -109,12 +109,15 @@ export const signedInServiceSchema = z.object({
   service_id: z.string(),
   name: z.string(),
   icon_url: z.string().nullable(),
-  /** Live sessions at the service: one per device or app that signed in. */
+  /** Live sessions at the service: one per device or app that signed in. 0 when it is only approved. */
   sessions: z.number().int(),
-  last_active: z.string(),
+  /** The last activity of a live session; null without one. */
+  last_active: z.string().nullable(),
+  /** When its approval was last given or used (each sign-in through it renews it); null without one. */
+  approved_at: z.string().nullable(),
 });
 export type SignedInService = z.infer<typeof signedInServiceSchema>;
-/** Most recently active first. */
+/** The services signed in to or approved, most recently active (or approved) first. */
 export const signedInServiceListSchema = z.object({ items: z.array(signedInServiceSchema) });
 
 /** Calls without a payload accept an empty body or `{}`; anything else is refused. */

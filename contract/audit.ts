@@ -40,6 +40,9 @@ export const AUDIT_EVENT_GROUP_NAMES = Object.keys(AUDIT_EVENT_GROUPS) as [Audit
 export const SIGN_IN_REFUSALS = ['wrong-password', 'wrong-code', 'disabled'] as const;
 export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
 
+/** `detail` of a service-session-revoked event when no session was live: only the approval was withdrawn. */
+export const SERVICE_APPROVAL_ONLY = 'approval-only';
+
 /** `detail` of a token-reused event: what was presented a second time, ending the session it belonged to. */
 export type ReusedToken = 'refresh-token' | 'code';
 

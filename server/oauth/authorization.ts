@@ -98,8 +98,7 @@ export class Authorization {
     if (silent) {
       if (!approvedBefore) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
     } else if (params.if_approved) {
-      const remembered = approvedBefore && !valid.prompt.includes('consent') && (await this.serviceSessions.hasLiveSession(user.id, valid.service.id, this.clock()));
-      if (!remembered) return null; // the consent screen asks
+      if (!approvedBefore || valid.prompt.includes('consent')) return null; // the consent screen asks
     }
 
     const now = this.clock();

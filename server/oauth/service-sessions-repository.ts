@@ -123,18 +123,6 @@ export class ServiceSessionsRepository {
     return row ? row.scope.split(' ') : [];
   }
 
-  async hasLiveSession(userId: string, serviceId: string, now: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('service_sessions')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('service_id', '=', serviceId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   async recordConsent(userId: string, serviceId: string, scopes: string[], now: number): Promise<void> {
     const scope = scopes.join(' ');
     await this.db

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyBodySchema, otherDevicesSignedOutSchema, ownSessionListSchema, signedInServiceListSchema } from '../../contract/accounts';
+import { SERVICE_APPROVAL_ONLY } from '../../contract/audit';
 import { errorBodySchema } from '../../contract/errors';
 import { requestSource } from '../audit/audit-log';
 import type { Services } from '../services';
@@ -32,7 +33,8 @@ export const ownSessionsRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   });
 
   app.delete('/api/v1/auth/services/:id', { onRequest: services.authenticate, schema: { params: z.object({ id: z.string().max(100) }), body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await services.oauth.signedInServices.signOut(request.auth!.userId, request.params.id);
-    return services.audit.recordedAnswer(request, { kind: 'service-session-revoked', userId: request.auth!.userId, serviceId: request.params.id }, {});
+    const ended = await services.oauth.signedInServices.signOut(request.auth!.userId, request.params.id);
+    const detail = ended === 0 ? SERVICE_APPROVAL_ONLY : undefined;
+    return services.audit.recordedAnswer(request, { kind: 'service-session-revoked', userId: request.auth!.userId, serviceId: request.params.id, detail }, {});
   });
 };

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../contract/audit';
+import { SERVICE_APPROVAL_ONLY, type AuditEvent } from '../../contract/audit';
 
 const REFUSALS: Record<string, string> = { 'wrong-password': 'wrong password', 'wrong-code': 'wrong two-step code', disabled: 'account disabled' };
 const PASSWORD_CHANGES: Record<string, string> = {
@@ -52,6 +52,7 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       return `${what} used twice at ${service}: its session was ended`;
     }
     case 'service-session-revoked':
+      if (detail === SERVICE_APPROVAL_ONLY) return `Approval withdrawn from ${service || 'a service'}`;
       return `Signed out of ${service || 'a service'}`;
     case 'service-created':
       return `Service added: ${service}`;

@@ -59,7 +59,7 @@ test('a person signs out every other device at once, and only this one stays sig
   await expect(card.getByText('This device')).toBeVisible();
 });
 
-test('a person signs out of a service from Personal Info: its tokens stop working, other services stay', async ({ page }) => {
+test('a person signs out of a service from Personal Info: its tokens stop working, other services stay; an approval alone can be removed', async ({ page }) => {
   const person = await verifiedPerson('services');
   const callback = 'https://apps.e2e.test/callback';
   const names = { wiki: `Wiki ${Date.now().toString(36)}`, photos: `Photos ${Date.now().toString(36)}` };
@@ -93,6 +93,16 @@ test('a person signs out of a service from Personal Info: its tokens stop workin
   expect((await tokenRequest(wiki, { grant_type: 'refresh_token', refresh_token: wikiTokens.refresh_token! })).error).toBe('invalid_grant');
   expect((await tokenRequest(photos, { grant_type: 'refresh_token', refresh_token: photoTokens.refresh_token! })).access_token).toBeTruthy();
 
-  await card.getByRole('button', { name: `Sign out ${names.photos}` }).click();
+  // The service's own sign-out ends its session, not the person's approval: listed still, to remove.
+  const endSession = await fetch(`${E2E_URL}/api/v1/oauth/end-session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id_token_hint: photoTokens.id_token }) });
+  expect(endSession.status).toBe(200);
+  await page.reload();
+  await expect(card.getByText(/^No sessions · Approved, last used /)).toBeVisible();
+  await checkScreen(page, 'personal-info-services-approved');
+  await card.getByRole('button', { name: `Remove ${names.photos}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`${names.photos} no longer has your approval: it asks again next time.`);
   await expect(card.getByText('You are not signed in to any service.')).toBeVisible();
+  await page.reload();
+  const activity = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Recent Activity' }) });
+  await expect(activity.getByText(`Approval withdrawn from ${names.photos}`)).toBeVisible();
 });

@@ -132,7 +132,7 @@ test('prompt=login asks a signed-in person for the password again, and the servi
   expect(new URL(page.url()).searchParams.get('state')).toBe('signed-out');
 });
 
-test('a service the person allowed asks no more while they are signed in to it; signing out of it on Personal Info makes it ask again', async ({ page }) => {
+test('a service the person allowed asks no more, even after its own sign-out; signing out of it on Personal Info makes it ask again', async ({ page }) => {
   const service = await createService({ name: 'Gitea' });
   const person = await verifiedPerson('remember');
   const config = await discover(service);
@@ -161,7 +161,14 @@ test('a service the person allowed asks no more while they are signed in to it; 
   const insisted = await visit('insist', { prompt: 'consent' });
   await consent.waitFor();
   await page.getByRole('button', { name: 'Allow' }).click();
-  await backAtTheService(insisted, 'insist');
+  const tokens = await backAtTheService(insisted, 'insist');
+
+  // The service's own sign-out ends its session and this device's; the approval stays.
+  await page.goto(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: callback, state: 'bye' }).href);
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  const again = await visit('again');
+  await signIn(page, person);
+  expect((await backAtTheService(again, 'again')).claims()!.email).toBe(person.email);
 
   await page.goto('/personal-info');
   const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Services' }) });

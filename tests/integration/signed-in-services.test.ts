@@ -15,7 +15,7 @@ const tokenForm = (service: Service, extra: Record<string, string>) =>
 /** Signs in to a service as the relying party would: a code, exchanged for tokens. */
 async function signInTo(service: Service, firstPartyToken: string) {
   const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid offline_access' }, firstPartyToken)).body.code as string;
-  return (await tokenForm(service, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })) as { access_token: string; refresh_token: string };
+  return (await tokenForm(service, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })) as { access_token: string; refresh_token: string; id_token: string };
 }
 const userinfo = (token: string) => oidcJson(f.issuer, 'GET', '/api/v1/oauth/userinfo', undefined, token);
 const signedIn = async (token: string) => (await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, token)).body.items as Array<Record<string, unknown>>;
@@ -60,7 +60,7 @@ describe('the services a person is signed in to', () => {
     expect((await userinfo(adminGrafana.access_token)).status).toBe(200);
   });
 
-  it('remember an approval while the person is signed in there; signing out withdraws it, even for prompt=none', async () => {
+  it('remember an approval until the person withdraws it, signed in there or not; signing out withdraws it, even for prompt=none', async () => {
     const grafana = await f.createService({ name: 'Grafana' });
     const request = { client_id: grafana.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid offline_access', state: 's' };
     const ifApproved = (extra: Record<string, unknown>, token = f.user.access) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, ...extra, if_approved: true }, token);
@@ -68,14 +68,20 @@ describe('the services a person is signed in to', () => {
     const refused = async (answer: Awaited<ReturnType<typeof ifApproved>>) => expect({ status: answer.status, body: answer.body }).toEqual({ status: 204, body: undefined });
 
     await refused(await ifApproved({}));
-    // Allowed, but the code never exchanged: approved, yet not signed in there.
+    expect(await signedIn(f.user.access)).toEqual([]);
+    // Allowed on the screen: approved, though the service has not signed in yet.
     expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', request, f.user.access)).status).toBe(200);
-    await refused(await ifApproved({}));
-
-    await signInTo(grafana, f.user.access);
+    expect(await signedIn(f.user.access)).toEqual([{ service_id: grafana.id, name: 'Grafana', icon_url: null, sessions: 0, last_active: null, approved_at: expect.any(String) }]);
     const remembered = await ifApproved({});
     expect(remembered.status).toBe(200);
     expect(new URL(remembered.body.redirect_to).searchParams.get('code')).toBe(remembered.body.code);
+
+    // Signed in there, then signed out by the service itself: the approval outlives the session.
+    const tokens = await signInTo(grafana, f.user.access);
+    expect((await signedIn(f.user.access)).map(({ sessions, last_active }) => ({ sessions, active: last_active !== null }))).toEqual([{ sessions: 1, active: true }]);
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: tokens.id_token })).status).toBe(200);
+    expect((await signedIn(f.user.access)).map(({ sessions }) => sessions)).toEqual([0]);
+    expect((await ifApproved({})).status).toBe(200);
     // Asking for fewer scopes goes straight back, and does not narrow what was approved.
     expect((await ifApproved({ scope: 'openid' })).status).toBe(200);
     expect((await ifApproved({})).status).toBe(200);
@@ -83,10 +89,13 @@ describe('the services a person is signed in to', () => {
     await refused(await ifApproved({ prompt: 'consent' }));
     await refused(await ifApproved({}, f.adminToken));
 
+    // Withdrawn from Personal Info: asked again, silently too; and nothing left to withdraw.
     expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access)).status).toBe(200);
     await refused(await ifApproved({}));
     const silent = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...request, prompt: 'none' }, f.user.access);
     expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('consent_required');
+    expect(await signedIn(f.user.access)).toEqual([]);
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access)).status).toBe(404);
   });
 
   it('a service open only to some groups lets in their members; anyone else is told on the screen, or the service with prompt=none', async () => {

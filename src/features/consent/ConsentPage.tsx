@@ -93,7 +93,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       throw new Error(answer.error.error_description ?? answer.error.error);
     });
 
-  /** An approval remembered while the person is signed in to the service: no screen, straight back. */
+  /** An approval the person gave before, not withdrawn since: no screen, straight back. */
   const allowIfApproved = async (accountId: string) => {
     allowing.setOutcome(null); // what the screen said to another account
     const answer = await requestCode(session.connection, { ...request, if_approved: true }).catch(() => null);

@@ -17,7 +17,9 @@ export function ServicesSection() {
   const items = data?.items.map((service) => ({
     id: service.service_id,
     name: service.name,
-    detail: `${service.sessions === 1 ? '1 session' : `${service.sessions} sessions`} · Last active ${momentOf(service.last_active)}`,
+    detail: service.last_active ? `${service.sessions === 1 ? '1 session' : `${service.sessions} sessions`} · Last active ${momentOf(service.last_active)}` : `No sessions · Approved, last used ${momentOf(service.approved_at!)}`,
+    // Only approved: there is nothing to sign out of, but the approval can be withdrawn.
+    action: service.sessions === 0 ? 'Remove' : undefined,
     leading: (
       <Avatar src={service.icon_url} alt="" size={32} radius="sm" color="blue">
         <ServerIcon size={18} />
@@ -26,14 +28,14 @@ export function ServicesSection() {
   }));
 
   return (
-    <ProfileCard title="Services" description="The services you signed in to with Home Guard. While one is listed here, it does not ask for your approval again. Signing out of one ends its sessions on all your devices, and it asks again next time.">
+    <ProfileCard title="Services" description="The services you signed in to with Home Guard. A service listed here does not ask for your approval again, even after you sign out of it there. Signing out of one here (or removing it) ends its sessions on all your devices and withdraws your approval: it asks again next time.">
       <LoadFailedAlert message={error} onRetry={reload} />
       <SignOutList
         items={items ?? null}
         empty="You are not signed in to any service."
         signOut={async (service) => {
           await callApi(session.connection, 'DELETE', `/api/v1/auth/services/${encodeURIComponent(service.id)}`, z.object({}));
-          return `You are signed out of ${service.name}.`;
+          return service.action ? `${service.name} no longer has your approval: it asks again next time.` : `You are signed out of ${service.name}.`;
         }}
         onSignedOut={(id) => setData((current) => current && { items: current.items.filter((service) => service.service_id !== id) })}
       />

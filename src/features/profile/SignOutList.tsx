@@ -11,6 +11,8 @@ export type SignOutListItem = {
   leading?: ReactNode;
   /** This device's own row: marked, and without Sign Out. */
   current?: boolean;
+  /** The button's label, when the row is not signed in anywhere ('Sign Out' otherwise). */
+  action?: string;
 };
 
 type Props = {
@@ -68,8 +70,8 @@ export function SignOutList({ items, empty, signOut, onSignedOut, signOutAll }: 
                 This device
               </Badge>
             ) : (
-              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`Sign out ${item.name}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item.id, () => signOut(item), () => onSignedOut(item.id))}>
-                Sign Out
+              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`${item.action ?? 'Sign out'} ${item.name}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item.id, () => signOut(item), () => onSignedOut(item.id))}>
+                {item.action ?? 'Sign Out'}
               </Button>
             )}
           </Group>
