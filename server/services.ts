@@ -95,7 +95,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     signedInServices: new SignedInServices(db, clock),
   };
   const oauthClientThrottle = clientAuthThrottle(throttle);
-  const usersAdmin = new UsersAdmin(db, accounts, sessions, serviceSessions, authenticatorApps, clock);
+  const usersAdmin = new UsersAdmin(db, accounts, sessions, serviceSessions, authenticatorApps, notify, clock);
   const launcher = new Launcher(db);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
   // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.

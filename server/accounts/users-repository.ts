@@ -99,8 +99,12 @@ export class UsersRepository {
     return firstFreeUsername(base, (name) => taken.has(name));
   }
 
+  /** A new password voids any reset link mailed before it: whoever holds that link must not undo the change. */
   async setPasswordHash(id: string, passwordHash: string, now: number): Promise<void> {
-    await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (tx) => {
+      await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
+      await tx.deleteFrom('password_resets').where('user_id', '=', id).execute();
+    });
   }
 
   async markVerified(id: string, now: number): Promise<void> {

@@ -7,7 +7,9 @@ import type { Database } from '../db/database';
 import { isPostgres } from '../db/postgres-one-statement';
 import type { DB } from '../db/schema';
 import { AppError } from '../errors';
+import { emailChangedNotice } from '../mail/email-changed-mail';
 import type { PasswordChange } from '../mail/password-changed-mail';
+import type { Notify } from '../mail/security-notice';
 import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
 import type { Authenticated, UserSessionsService } from '../sessions/user-sessions-service';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
@@ -54,6 +56,7 @@ export class UsersAdmin {
     private readonly sessions: UserSessionsService,
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly authenticatorApps: AuthenticatorApps,
+    private readonly notify: Notify,
     private readonly clock: () => number,
   ) {
     this.onPostgres = isPostgres(db);
@@ -76,9 +79,12 @@ export class UsersAdmin {
     return this.get(id);
   }
 
-  /** Edits a user; a changed email must be verified again. */
+  /**
+   * Edits a user. A changed email must be verified again: codes and reset links mailed to the old
+   * address stop working, and the old address is told where the account's mail goes now.
+   */
   async update(id: string, input: z.output<typeof adminUserUpdateSchema>): Promise<AdminUserDetail> {
-    await this.changingAdministrators(async (tx, enabledAdmins) => {
+    const before = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (current.is_admin === 1 && !input.is_admin) refuseIfLastAdmin(enabledAdmins, id);
       const email = normaliseEmail(input.email);
@@ -102,7 +108,13 @@ export class UsersAdmin {
           if (isUniqueViolation(error)) throw AppError.emailTaken();
           throw error;
         });
+      if (emailChanged) {
+        await tx.deleteFrom('email_otps').where('user_id', '=', id).execute();
+        await tx.deleteFrom('password_resets').where('user_id', '=', id).execute();
+      }
+      return { ...current, emailChanged, newEmail: email };
     });
+    if (before.emailChanged) this.notify(before, emailChangedNotice(before.newEmail));
     return this.get(id);
   }
 
