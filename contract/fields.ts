@@ -5,11 +5,26 @@ import { z } from 'zod';
  * a missing value gets '{Field} is required' instead of zod's raw text.
  */
 
-/** A required text field: missing, non-text and blank values all read '{label} is required'. */
+/**
+ * A required one-line text field: missing, non-text and blank values all read '{label} is
+ * required'. No C0 control character or DEL, not even at the ends: a CR or LF in a name would
+ * write paragraphs of its own into the plain text of every mail that greets it ("Hello {name},"),
+ * and the others are invisible on screen or rewrite what a terminal shows of a log.
+ */
 export function requiredText(label: string, max = 200) {
+  return textWithout(/^[^\u0000-\u001F\u007F]*$/, `${label} must not contain line breaks or other control characters`, label, max);
+}
+
+/** As `requiredText`, for a textarea: line breaks and tabs are its own, and never reach a mail. */
+export function requiredMultilineText(label: string, max = 200) {
+  return textWithout(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, `${label} must not contain control characters other than line breaks and tabs`, label, max);
+}
+
+function textWithout(allowed: RegExp, refused: string, label: string, max: number) {
   const required = `${label} is required`;
   return z
     .string({ error: required })
+    .regex(allowed, refused)
     .trim()
     .min(1, required)
     .max(max, `${label} must be at most ${max} characters long`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { groupsField, requiredText, searchField } from './fields';
+import { groupsField, requiredMultilineText, requiredText, searchField } from './fields';
 
 /** Scopes a service may ask for, and what the consent screen says of each (spec §2). */
 export const SCOPE_DESCRIPTIONS = {
@@ -41,7 +41,7 @@ const uriList = z.array(redirectUriField, { error: 'URIs must be a list' }).max(
 /** The admin's service form (spec §5 messages); grant types default to authorization_code. */
 export const apiServiceInputSchema = z.object({
   name: requiredText('Name', 120),
-  description: requiredText('Description', 1000),
+  description: requiredMultilineText('Description', 1000),
   redirect_uris: uriList.min(1, 'At least one URI is required'),
   post_logout_redirect_uris: uriList.optional(),
   scopes: z

@@ -54,6 +54,16 @@ describe('registration', () => {
     expect(badEmail.body).toEqual({ error: 'email: Invalid email', field: 'email' });
   });
 
+  it('refuses a name with line breaks or other control characters, which would forge lines of its mails', async () => {
+    await registerAndLogin(t.app); // the administrator
+    for (const full_name of ['Sam,\r\n\r\nYour account will be deleted today', 'Sam\nSmith', 'Sam\tSmith', 'Sam\u001bSmith', 'Sam\u007f', 'Sam\r\n']) {
+      const answer = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ full_name }) });
+      expect(answer.body, JSON.stringify(full_name)).toEqual({ error: 'full_name: Full name must not contain line breaks or other control characters', field: 'full_name' });
+    }
+    expect(await t.db.selectFrom('users').select('id').execute()).toHaveLength(1);
+    expect((await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ full_name: 'Zoë O’Brien-Łukasz 李' }) })).status).toBe(200);
+  });
+
   it('ignores privilege fields sent with a registration', async () => {
     await registerAndLogin(t.app); // the administrator
     const sneaky = await registerAndLogin(t.app, { is_admin: true, email_verified: true, verified: true, avatar_verified: true });

@@ -80,6 +80,8 @@ describe('API services (admin)', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: '' }, 'name: Name is required'],
       [{ description: ' ' }, 'description: Description is required'],
+      [{ name: 'Grafana\r\nBcc: x@evil.example' }, 'name: Name must not contain line breaks or other control characters'],
+      [{ description: 'Dashboards\u001b[2J' }, 'description: Description must not contain control characters other than line breaks and tabs'],
       [{ redirect_uris: [] }, 'redirect_uris: At least one URI is required'],
       [{ redirect_uris: ['/relative'] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
       [{ redirect_uris: ['https://x.lan/cb#frag'] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
