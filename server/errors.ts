@@ -109,6 +109,12 @@ export class AppError extends Error {
       'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
     });
   }
+  static codesSentTooOften(retryAfterSeconds: number) {
+    return new AppError(429, `Too many codes have been sent; you can ask for a new one ${inTime(retryAfterSeconds)}`, undefined, retryAfter(retryAfterSeconds));
+  }
+  static codeGuessesUsedUp(retryAfterSeconds: number) {
+    return new AppError(429, `Too many wrong codes today; you can try again ${inTime(retryAfterSeconds)}`, undefined, retryAfter(retryAfterSeconds));
+  }
   static alreadyVerified(what: string) {
     return new AppError(409, `${what} is already verified`);
   }
@@ -136,6 +142,15 @@ export class AppError extends Error {
   static unavailable() {
     return new AppError(503, 'The service is temporarily unavailable; try again shortly');
   }
+}
+
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
+
+/** 'in a minute', 'in 40 minutes', 'in 13 hours': a wait rounded up, for refusals that last up to a day. */
+function inTime(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes <= 1) return 'in a minute';
+  return minutes <= 90 ? `in ${minutes} minutes` : `in ${Math.ceil(minutes / 60)} hours`;
 }
 
 // Fastify's own 4xx errors (body parsing, routing) mapped into the catalogue.

@@ -77,7 +77,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const authenticatorApps = new AuthenticatorApps(db, notify, clock);
   const serviceSessions = new ServiceSessionsRepository(db);
   const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit }, clock);
-  const emailCodes = new EmailCodes(db, users, mailer, log, clock);
+  const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
 

@@ -18,12 +18,32 @@ function lazyTransport(options: Parameters<typeof import('nodemailer').createTra
 }
 
 /**
+ * How long a relay may take to connect, to greet, or to answer any one command. nodemailer's own
+ * (2 minutes, 30 seconds, 10 minutes) let a stalled relay hold a request that long; a relay that is
+ * merely slow answers well within this. Parameters in SMTP_URL's query still win.
+ */
+export const SMTP_TIMEOUT_MS = 15_000;
+
+/**
+ * Whether an smtp:// relay must upgrade to TLS (STARTTLS) before it is given a mail. nodemailer
+ * upgrades only when the relay offers to, so someone on the path could strip the offer and read
+ * the reset links. A relay on this machine is exempt; `?requireTLS=false` in SMTP_URL exempts a
+ * trusted relay without TLS (smtps:// is TLS from the start).
+ */
+export function requiresStartTls(smtpUrl: string): boolean {
+  const { protocol, hostname } = new URL(smtpUrl);
+  const loopback = hostname === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
+  return protocol === 'smtp:' && !loopback;
+}
+
+/**
  * SMTP when SMTP_URL is set (TLS or STARTTLS as the URL says); otherwise each mail becomes an
  * .eml file in DATA_DIR/outbox, so a home lab without a mail server can still read its codes.
  */
-export function createMailer(options: { smtpUrl: string | undefined; from: string; dataDir: string }): Mailer {
+export function createMailer(options: { smtpUrl: string | undefined; from: string; dataDir: string; timeoutMs?: number }): Mailer {
   if (options.smtpUrl) {
-    const transport = lazyTransport(options.smtpUrl);
+    const timeout = options.timeoutMs ?? SMTP_TIMEOUT_MS;
+    const transport = lazyTransport({ url: options.smtpUrl, requireTLS: requiresStartTls(options.smtpUrl), connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
     return {
       async send(mail) {
         await (await transport()).sendMail({ from: options.from, ...mail });

@@ -8,7 +8,7 @@ const CHUNK = 500;
 // A used code is kept a day past its expiry, so a replay within it still revokes what the code
 // issued (RFC 6749 §4.1.2); later it is refused as unknown.
 const CODES_KEPT_AFTER_EXPIRY_MS = 24 * HOUR_MS;
-// Throttle windows last at most 15 minutes: a row whose window began a day ago counts nothing.
+// Throttle windows last at most a day (the verification codes'): a row whose window began a day ago counts nothing.
 const THROTTLE_ROWS_KEPT_MS = 24 * HOUR_MS;
 
 export type RetentionPolicy = {

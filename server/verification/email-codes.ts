@@ -5,60 +5,128 @@ import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { verificationCodeMail } from '../mail/verification-code-mail';
 import type { Mailer } from '../mail/mailer';
+import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 
 export const CODE_LENGTH = 6;
 export const CODE_LIFETIME_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_AFTER_SECONDS = 60;
 
+/**
+ * Codes mailed per account: one a minute alone still let anyone cycle codes all day, guessing
+ * 5 times each and mailing an address that may be someone else's 1,440 times.
+ */
+export const CODES_SENT = {
+  day: { limit: 20, windowSeconds: 24 * 3600 },
+  hour: { limit: 5, windowSeconds: 3600 },
+} satisfies Record<string, ThrottleRule>;
+
+/** Wrong codes per account a day, whichever codes they were typed for: 20 guesses of a million. */
+export const WRONG_CODES = { limit: 20, windowSeconds: 24 * 3600 } satisfies ThrottleRule;
+
+// The day's limit comes first: when both are reached, its longer wait is the one told.
+const sentKeys = (userId: string): Array<[string, ThrottleRule]> => [
+  [`email-code:sent-day:${userId}`, CODES_SENT.day],
+  [`email-code:sent-hour:${userId}`, CODES_SENT.hour],
+];
+const wrongKey = (userId: string): [string, ThrottleRule] => [`email-code:wrong:${userId}`, WRONG_CODES];
+
+/** A slot claimed for a code whose mail has not gone yet: no code matches it, and it has expired. */
+const NO_CODE_YET = '';
+
 // Bound to the user, so a code hash is useless for any other account.
 const hashCode = (userId: string, code: string) => createHash('sha256').update(`${userId}:${code}`).digest();
 
-/** Email verification with one-time codes: 6 digits, stored hashed, 10 minutes, 5 attempts. */
+const secondsToWait = (refusal: AppError) => Number(refusal.headers['Retry-After']);
+
+/**
+ * Email verification with one-time codes: 6 digits, stored hashed, 10 minutes, 5 attempts.
+ * Only the newest code works; `created_at` of an account's row is when it last asked for one.
+ */
 export class EmailCodes {
   constructor(
     private readonly db: Database,
     private readonly users: UsersRepository,
+    private readonly throttle: FailureThrottle,
     private readonly mailer: Mailer,
     private readonly log: FastifyBaseLogger,
     private readonly clock: () => number,
   ) {}
 
-  /** Mails a new code to the account's address; the previous code dies. */
+  /** Mails a new code to the account's address; the previous code dies once it has gone. */
   async send(userId: string): Promise<void> {
     const now = this.clock();
     const user = await this.users.findById(userId);
     if (!user) throw AppError.invalidToken();
     if (user.email_verified === 1) throw AppError.alreadyVerified('Your email');
+    // No use mailing a code that could not be typed.
+    await this.throttle.check([wrongKey(userId)]).catch(rethrowAs(AppError.codeGuessesUsedUp));
     const previous = await this.db.selectFrom('email_otps').select('created_at').where('user_id', '=', userId).executeTakeFirst();
     const resendAt = (previous?.created_at ?? 0) + RESEND_AFTER_SECONDS * 1000;
     if (resendAt > now) throw AppError.resendTooSoon((resendAt - now) / 1000);
+    if (!(await this.claim(userId, now))) throw AppError.resendTooSoon(RESEND_AFTER_SECONDS);
+    const giveBack = () => this.giveBack(userId, now, previous?.created_at ?? 0);
 
+    const sent = await this.throttle.count(sentKeys(userId)).catch(async (error: unknown) => {
+      await giveBack();
+      return rethrowAs(AppError.codesSentTooOften)(error);
+    });
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
-    // The code is issued only once the mail is on its way.
     let delivery: { outboxFile?: string };
     try {
       delivery = await this.mailer.send(verificationCodeMail(user.email, user.full_name, code, CODE_LIFETIME_MINUTES));
     } catch (error) {
       this.log.error({ err: error, userId }, 'the verification mail could not be sent');
+      await sent.forgive();
+      await giveBack();
       throw AppError.mailFailed();
     }
     if (delivery.outboxFile) this.log.info({ userId, file: delivery.outboxFile }, `no SMTP_URL: verification code ${code} for ${user.email} written to the outbox`);
 
-    const row = { user_id: userId, code_hash: hashCode(userId, code).toString('base64'), created_at: now, expires_at: now + CODE_LIFETIME_MINUTES * 60_000, attempts: 0 };
+    // Only now does the new code replace the old one. A row gone meanwhile was verified (or its address changed): nothing to store.
     await this.db
-      .insertInto('email_otps')
-      .values(row)
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ code_hash: row.code_hash, created_at: now, expires_at: row.expires_at, attempts: 0 }))
+      .updateTable('email_otps')
+      .set({ code_hash: hashCode(userId, code).toString('base64'), expires_at: now + CODE_LIFETIME_MINUTES * 60_000, attempts: 0 })
+      .where('user_id', '=', userId)
+      .where('created_at', '=', now)
       .execute();
+  }
+
+  /**
+   * Takes the minute's slot in one statement, leaving any earlier code as it is: of parallel
+   * requests (on any replica) only the first finds the last one a minute old, the others wait
+   * for it and then find it new.
+   */
+  private async claim(userId: string, now: number): Promise<boolean> {
+    const claimed = await this.db
+      .insertInto('email_otps')
+      .values({ user_id: userId, code_hash: NO_CODE_YET, created_at: now, expires_at: 0, attempts: 0 })
+      .onConflict((oc) =>
+        oc
+          .column('user_id')
+          .doUpdateSet({ created_at: now })
+          .where('email_otps.created_at', '<=', now - RESEND_AFTER_SECONDS * 1000),
+      )
+      .executeTakeFirst();
+    return claimed.numInsertedOrUpdatedRows === 1n;
+  }
+
+  /** A claim that sent nothing: the row is as it was, so the person may ask again at once and a code mailed before still works. */
+  private async giveBack(userId: string, claimedAt: number, previousAt: number): Promise<void> {
+    await this.db.deleteFrom('email_otps').where('user_id', '=', userId).where('created_at', '=', claimedAt).where('code_hash', '=', NO_CODE_YET).execute();
+    await this.db.updateTable('email_otps').set({ created_at: previousAt }).where('user_id', '=', userId).where('created_at', '=', claimedAt).execute();
   }
 
   /** Checks a code; the right one marks the email verified and is used up. */
   async confirm(userId: string, code: string): Promise<void> {
     const now = this.clock();
+    // Told first: asking for a new code would not help.
+    await this.throttle.check([wrongKey(userId)]).catch(rethrowAs(AppError.codeGuessesUsedUp));
     const row = await this.db.selectFrom('email_otps').selectAll().where('user_id', '=', userId).executeTakeFirst();
     if (!row || row.expires_at <= now) throw AppError.codeExpired();
     if (row.attempts >= CODE_MAX_ATTEMPTS) throw AppError.codeUsedUp();
+    // Counted before it is judged, so parallel guesses cannot pass the day's limit either.
+    const guess = await this.throttle.count([wrongKey(userId)]).catch(rethrowAs(AppError.codeGuessesUsedUp));
     // Count the attempt first and atomically, so parallel guesses cannot exceed the limit.
     const counted = await this.db
       .updateTable('email_otps')
@@ -66,13 +134,24 @@ export class EmailCodes {
       .where('user_id', '=', userId)
       .where('attempts', '=', row.attempts)
       .executeTakeFirst();
-    if (counted.numUpdatedRows !== 1n) throw AppError.codeWrong();
+    if (counted.numUpdatedRows !== 1n) {
+      await guess.forgive(); // not judged
+      throw AppError.codeWrong();
+    }
     if (!timingSafeEqual(hashCode(userId, code), Buffer.from(row.code_hash, 'base64'))) {
       throw row.attempts + 1 >= CODE_MAX_ATTEMPTS ? AppError.codeUsedUp() : AppError.codeWrong();
     }
+    await guess.forgive();
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('email_otps').where('user_id', '=', userId).execute();
       await tx.updateTable('users').set({ email_verified: 1, updated_at: now }).where('id', '=', userId).execute();
     });
   }
+}
+
+/** Turns the throttle's 429 into this feature's own words, with the same wait; anything else passes through. */
+function rethrowAs(refusal: (retryAfterSeconds: number) => AppError) {
+  return (error: unknown): never => {
+    throw isThrottled(error) ? refusal(secondsToWait(error)) : error;
+  };
 }

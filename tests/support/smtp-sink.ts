@@ -2,8 +2,11 @@ import { SMTPServer } from 'smtp-server';
 
 export type ReceivedMail = { to: string[]; raw: string };
 
-/** A real SMTP server on loopback that keeps what it receives. */
-export async function startSmtpSink(): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
+/**
+ * A real SMTP server, without STARTTLS, that keeps what it receives: on loopback unless `host`
+ * names another of this machine's addresses; `acceptAfterMs` makes it a slow relay.
+ */
+export async function startSmtpSink(options: { acceptAfterMs?: number; host?: string } = {}): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -14,13 +17,15 @@ export async function startSmtpSink(): Promise<{ url: string; mails: ReceivedMai
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
       stream.on('end', () => {
         mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
+        if (options.acceptAfterMs) setTimeout(callback, options.acceptAfterMs);
+        else callback();
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `smtp://${host}:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** The 6-digit code in a verification mail. */

@@ -15,7 +15,7 @@ export type TestApp = {
 };
 
 /** A whole app on its own fresh database, with a clock the test controls. */
-export async function startTestApp(env: Record<string, string> = {}, options: { refreshGraceSeconds?: number; logger?: AppOptions['logger'] } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer'> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const { db } = await openTestDatabase(database);
   const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });

@@ -1,0 +1,63 @@
+import net from 'node:net';
+import os from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSmtpSink } from '../../tests/support/smtp-sink';
+import { createMailer, requiresStartTls } from './mailer';
+
+const mail = { to: 'ada@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' };
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A relay that takes the connection, says `greeting` (if any), then nothing more, whatever it is sent. */
+async function stalledRelay(greeting?: string): Promise<string> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    if (greeting) socket.write(greeting);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `smtp://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+const send = (smtpUrl: string) => createMailer({ smtpUrl, from: 'Home Guard <guard@example.com>', dataDir: '/nonexistent', timeoutMs: 200 }).send(mail);
+
+describe('the SMTP mailer', () => {
+  it('gives up on a relay that never greets', async () => {
+    const started = Date.now();
+    await expect(send(await stalledRelay())).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  }, 5_000);
+
+  it('gives up on a relay that greets and then stops answering', async () => {
+    const started = Date.now();
+    await expect(send(await stalledRelay('220 relay.example ESMTP\r\n'))).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  }, 5_000);
+});
+
+describe('STARTTLS', () => {
+  it('is required of a relay on another host, unless SMTP_URL says otherwise; smtps:// is TLS already', () => {
+    expect(requiresStartTls('smtp://user:pass@mail.example:587')).toBe(true);
+    expect(requiresStartTls('smtp://192.168.1.5:25')).toBe(true);
+    expect(requiresStartTls('smtps://mail.example:465')).toBe(false);
+    for (const local of ['smtp://localhost:25', 'smtp://127.0.0.1:2525', 'smtp://[::1]:25']) expect(requiresStartTls(local)).toBe(false);
+  });
+
+  it('required, a relay that offers none is given no mail; ?requireTLS=false in the URL lets it', async () => {
+    // Not loopback: this machine's own address on its network.
+    const address = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
+    expect(address, 'this test needs a network interface besides loopback').toBeDefined();
+    const sink = await startSmtpSink({ host: address }); // offers no STARTTLS
+    closers.push(() => sink.close());
+    await expect(send(sink.url)).rejects.toThrow(/STARTTLS/i);
+    expect(sink.mails).toEqual([]);
+    await send(`${sink.url}?requireTLS=false`);
+    expect(sink.mails).toHaveLength(1);
+  });
+});

@@ -1,0 +1,168 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMailer, type Mail, type Mailer } from '../../server/mail/mailer';
+import { codeIn, startSmtpSink } from '../support/smtp-sink';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await t.close();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+const sendCode = (token: string) => call(t.app, 'POST', '/api/v1/auth/email', { token, body: {} });
+const confirm = (token: string, otp: string) => call(t.app, 'POST', '/api/v1/auth/email/otp', { token, body: { otp } });
+const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
+const WAIT_A_MINUTE = 'A code was sent a moment ago; wait a minute before asking for another';
+// The limits span a day: the access token must outlive the moves of the clock.
+const LONG_TOKENS = { ACCESS_TOKEN_TTL: String(3 * 24 * 3600) };
+
+/** A mailer the test can take down, keeping what it sent; `codes` are those of the verification mails. */
+function switchableMailer(): Mailer & { mails: Mail[]; down: boolean; codes(): string[] } {
+  return {
+    mails: [],
+    down: false,
+    codes() {
+      return this.mails.filter((mail) => mail.subject.endsWith('verification code')).map((mail) => codeIn(mail.text));
+    },
+    async send(mail) {
+      if (this.down) throw new Error('the relay is down');
+      this.mails.push(mail);
+      return {};
+    },
+  };
+}
+
+/** A relay that takes the connection and never says a word (a tarpit, a hung server). */
+async function silentRelay(): Promise<string> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `smtp://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+describe('the one-a-minute limit on codes', () => {
+  it('lets one of ten requests sent at once to a slow relay mail a code; the others are told to wait', async () => {
+    const smtp = await startSmtpSink({ acceptAfterMs: 300 });
+    cleanups.push(smtp.close);
+    t = await startTestApp({ SMTP_URL: smtp.url });
+    const user = await registerAndLogin(t.app);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => sendCode(user.access)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(9).fill(429)]);
+    for (const refused of answers.filter((answer) => answer.status === 429)) {
+      expect(refused.body).toEqual({ error: WAIT_A_MINUTE });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(smtp.mails.filter((mail) => mail.to.includes(user.email))).toHaveLength(1);
+    expect((await confirm(user.access, codeIn(smtp.mails.find((mail) => mail.to.includes(user.email))!.raw))).body.email_verified).toBe(true);
+  });
+
+  it('keeps the code mailed before working when the next mail fails', async () => {
+    const mailer = switchableMailer();
+    t = await startTestApp({}, { mailer });
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const first = mailer.codes()[0]!;
+    t.advance(61_000);
+    mailer.down = true;
+    const failed = await sendCode(user.access);
+    expect([failed.status, failed.body]).toEqual([503, { error: 'The verification email could not be sent; try again later' }]);
+    expect((await confirm(user.access, first)).body.email_verified).toBe(true);
+  });
+
+  it('gives the minute back when the mail fails: the person may ask again at once, and only the newest code works', async () => {
+    const mailer = switchableMailer();
+    t = await startTestApp({}, { mailer });
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const first = mailer.codes()[0]!;
+    t.advance(61_000);
+    mailer.down = true;
+    expect((await sendCode(user.access)).status).toBe(503);
+    mailer.down = false;
+    expect((await sendCode(user.access)).status).toBe(200);
+    const second = mailer.codes()[1]!;
+    if (second !== first) expect((await confirm(user.access, first)).status).toBe(400);
+    expect((await confirm(user.access, second)).body.email_verified).toBe(true);
+  });
+
+  it('answers 503 soon when the relay never greets, and lets the person ask again at once', async () => {
+    const smtpUrl = await silentRelay();
+    t = await startTestApp({}, { mailer: createMailer({ smtpUrl, from: 'Home Guard <guard@example.com>', dataDir: '/nonexistent', timeoutMs: 300 }) });
+    const user = await registerAndLogin(t.app);
+    for (let i = 0; i < 2; i++) {
+      const answer = await sendCode(user.access);
+      expect([answer.status, answer.body]).toEqual([503, { error: 'The verification email could not be sent; try again later' }]);
+    }
+    expect(await t.db.selectFrom('email_otps').selectAll().execute()).toEqual([]);
+  }, 10_000);
+});
+
+describe('the limits per account', () => {
+  it('mails at most 5 codes an hour and 20 a day, and says when the next may be asked for', async () => {
+    const mailer = switchableMailer();
+    t = await startTestApp(LONG_TOKENS, { mailer });
+    const user = await registerAndLogin(t.app);
+    for (let hour = 0; hour < 4; hour++) {
+      for (let i = 0; i < 5; i++) {
+        expect((await sendCode(user.access)).status, `hour ${hour}, code ${i}`).toBe(200);
+        t.advance(61_000);
+      }
+      if (hour === 3) break;
+      const refused = await sendCode(user.access);
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Too many codes have been sent; you can ask for a new one in 55 minutes' }]);
+      expect(refused.headers['retry-after']).toBe(String(3600 - 5 * 61));
+      t.advance((3600 - 5 * 61) * 1000);
+    }
+    // 20 codes in 3 hours and 5 minutes: the day's limit, whose wait is told.
+    const sixthOfTheHour = await sendCode(user.access);
+    expect([sixthOfTheHour.status, sixthOfTheHour.body]).toEqual([429, { error: 'Too many codes have been sent; you can ask for a new one in 21 hours' }]);
+    t.advance((3600 - 5 * 61) * 1000);
+    const nextHour = await sendCode(user.access);
+    expect([nextHour.status, nextHour.body]).toEqual([429, { error: 'Too many codes have been sent; you can ask for a new one in 20 hours' }]);
+    expect(nextHour.headers['retry-after']).toBe(String(20 * 3600));
+    expect(mailer.codes()).toHaveLength(20);
+    t.advance(20 * 3600 * 1000);
+    expect((await sendCode(user.access)).status).toBe(200);
+    expect((await confirm(user.access, mailer.codes()[20]!)).body.email_verified).toBe(true);
+  });
+
+  it('refuses codes for the rest of the day after 20 wrong ones, whichever codes they were typed for', async () => {
+    const mailer = switchableMailer();
+    t = await startTestApp(LONG_TOKENS, { mailer });
+    const user = await registerAndLogin(t.app);
+    for (let round = 0; round < 4; round++) {
+      expect((await sendCode(user.access)).status).toBe(200);
+      const wrong = otherThan(mailer.codes().at(-1)!);
+      for (let i = 0; i < 5; i++) expect((await confirm(user.access, wrong)).status).toBe(400);
+      t.advance(61_000);
+    }
+    const usedUp = { error: 'Too many wrong codes today; you can try again in 24 hours' };
+    const send = await sendCode(user.access);
+    expect([send.status, send.body]).toEqual([429, usedUp]);
+    expect(send.headers['retry-after']).toBe(String(24 * 3600 - 4 * 61));
+    expect(mailer.codes()).toHaveLength(4);
+    const guess = await confirm(user.access, '123456');
+    expect([guess.status, guess.body]).toEqual([429, usedUp]);
+
+    t.advance((24 * 3600 - 4 * 61) * 1000);
+    expect((await sendCode(user.access)).status).toBe(200);
+    expect((await confirm(user.access, mailer.codes()[4]!)).body.email_verified).toBe(true);
+  });
+
+  it('does not count a right code as a wrong one', async () => {
+    const mailer = switchableMailer();
+    t = await startTestApp(LONG_TOKENS, { mailer });
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const code = mailer.codes()[0]!;
+    for (let i = 0; i < 4; i++) await confirm(user.access, otherThan(code));
+    expect((await confirm(user.access, code)).status).toBe(200);
+    expect(await t.db.selectFrom('throttle').select(['key', 'failures']).where('key', 'like', 'email-code:wrong:%').execute()).toEqual([{ key: `email-code:wrong:${user.id}`, failures: 4 }]);
+  });
+});
