@@ -1,5 +1,31 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, insecureSettings, loadConfig } from './config';
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'hg-config-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A file in the scratch directory holding `content`; returns its path. */
+function fileWith(name: string, content: string): string {
+  const file = path.join(scratch, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+/** The one line loadConfig refuses `env` with. */
+function refusal(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  return expect.unreachable(`accepted ${JSON.stringify(env)}`);
+}
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -22,7 +48,13 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
+    ['PORT', '0'],
+    ['PORT', ' '],
+    ['PORT', '0x50'],
+    ['PORT', '1e3'],
+    ['PORT', '80.0'],
     ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'ftp://id.example.com'],
     ['DATABASE_URL', 'mysql://x'],
     ['ACCESS_TOKEN_TTL', '-5'],
     ['AUDIT_LOG_DAYS', '0'],
@@ -32,27 +64,155 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail'],
     ['SMTP_URL', 'smtp://[mail'],
+    ['TRUST_PROXY', 'yes'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
-    try {
-      loadConfig({ [name]: value });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      const message = (error as Error).message;
-      expect(message.startsWith(`${name}: `)).toBe(true);
-      expect(message).not.toContain('\n');
-    }
+    expect(refusal({ [name]: value }).startsWith(`${name}: `)).toBe(true);
   });
 
-  it('reads secrets from *_FILE variables and treats empty values as unset', () => {
-    expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(8080);
-    expect(() => loadConfig({ DATABASE_URL_FILE: '/nonexistent/secret' })).toThrow(/DATABASE_URL_FILE/);
+  it('takes a PORT from 1 to 65535 and reads an empty one as unset', () => {
+    expect(loadConfig({ PORT: '1' }).port).toBe(1);
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+    expect(loadConfig({ PORT: '' }).port).toBe(8080);
+    expect(refusal({ PORT: '0' })).toMatch(/^PORT: must be a whole number from 1 to 65535/);
   });
 
   it('warns about plain http on a non-local public URL only', () => {
     expect(insecureSettings(loadConfig({ PUBLIC_URL: 'http://sso.home.lan' }))).toHaveLength(1);
     expect(insecureSettings(loadConfig({ PUBLIC_URL: 'https://sso.home.lan/' }))).toHaveLength(0);
     expect(insecureSettings(loadConfig({}))).toHaveLength(0);
-    expect(loadConfig({ PUBLIC_URL: 'https://sso.home.lan/' }).publicUrl).toBe('https://sso.home.lan');
+  });
+});
+
+describe('secrets from *_FILE variables', () => {
+  it('reads the value from the file', () => {
+    const url = 'postgres://hg:pw@db:5432/hg';
+    expect(loadConfig({ DATABASE_URL_FILE: fileWith('db-url', `${url}\n`) }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: '', DATABASE_URL_FILE: fileWith('db-url', url) }).databaseUrl).toBe(url);
+    expect(loadConfig({ SMTP_URL_FILE: fileWith('smtp-url', 'smtp://mail:25') }).smtpUrl).toBe('smtp://mail:25');
+    expect(refusal({ DATABASE_URL_FILE: '/nonexistent/secret' })).toMatch(/^DATABASE_URL_FILE: /);
+  });
+
+  // An unmounted secret must not start the server on a new, empty SQLite database.
+  it.each(['DATABASE_URL', 'SMTP_URL'])('refuses an empty %s_FILE', (name) => {
+    for (const content of ['', ' \n']) {
+      const file = fileWith(`${name}-empty`, content);
+      expect(refusal({ [`${name}_FILE`]: file })).toBe(`${name}_FILE: ${file} is empty`);
+    }
+    expect(refusal({ [`${name}_FILE`]: '' })).toMatch(new RegExp(`^${name}_FILE: is set but empty`));
+  });
+
+  it('refuses a DATABASE_URL that is set but empty, saying how to get either database', () => {
+    for (const value of ['', '  ']) {
+      expect(refusal({ DATABASE_URL: value })).toBe('DATABASE_URL: is set but empty; remove it to use the embedded SQLite database, or set a postgres:// URL');
+    }
+  });
+});
+
+describe('secrets in error messages', () => {
+  it.each([
+    ['DATABASE_URL', 'postgress://hg:S3cretPass@db:5432/hg', 'postgress://hg:***@db:5432/hg'],
+    ['DATABASE_URL', 'hg:S3cretPass@db:5432/hg', 'hg:***@db:5432/hg'],
+    ['SMTP_URL', 'http://mailer:S3cretPass@mail:587', 'http://mailer:***@mail:587'],
+    ['SMTP_URL', 'smtp://mailer:S3cret@Pass@[mail', 'smtp://mailer:***@[mail'],
+    ['PUBLIC_URL', 'https://admin:S3cretPass@id.example.com', 'https://admin:***@id.example.com'],
+  ])('masks the password of %s=%s', (name, value, shown) => {
+    const message = refusal({ [name]: value });
+    expect(message).not.toContain('S3cret');
+    expect(message).toContain(`(got "${shown}")`);
+  });
+
+  it('quotes what was read from a *_FILE, masked, and names the file', () => {
+    const file = fileWith('typo-url', 'postgress://hg:FilePass@db/hg\n');
+    const message = refusal({ DATABASE_URL_FILE: file });
+    expect(message).toMatch(/^DATABASE_URL: /);
+    expect(message).toContain(`(got "postgress://hg:***@db/hg" from DATABASE_URL_FILE ${file})`);
+    expect(message).not.toContain('FilePass');
+  });
+});
+
+describe('PUBLIC_URL, the OIDC issuer', () => {
+  it.each([
+    ['HTTPS://ID.Example.COM:443/', 'https://id.example.com'],
+    ['http://localhost:80', 'http://localhost'],
+    ['http://[::1]:8080/', 'http://[::1]:8080'],
+    ['https://sso.home.lan', 'https://sso.home.lan'],
+  ])('writes %s in the one form relying parties compare: %s', (value, issuer) => {
+    expect(loadConfig({ PUBLIC_URL: value }).publicUrl).toBe(issuer);
+  });
+
+  it('gives the default its canonical form too', () => {
+    expect(loadConfig({ PORT: '80' }).publicUrl).toBe('http://localhost');
+  });
+
+  it.each([
+    ['https://id.example.com/?tenant=1', 'must not have a query or fragment'],
+    ['https://id.example.com?', 'must not have a query or fragment'],
+    ['https://id.example.com/#top', 'must not have a query or fragment'],
+    ['https://admin:pw@id.example.com', 'must not hold a user name or password'],
+    ['https://@id.example.com', 'must not hold a user name or password'],
+    ['https://id.example.com/sso', 'must be the origin only, e.g. https://id.example.com; Home Guard is not served under a path'],
+    ['https://id.example.com/sso/', 'must be the origin only'],
+  ])('refuses %s', (value, problem) => {
+    expect(refusal({ PUBLIC_URL: value })).toMatch(new RegExp(`^PUBLIC_URL: ${problem.replace(/[.?]/g, '\\$&')}`));
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes true, false, or addresses and CIDR ranges', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1,192.168.1.1/32,fd00::/8' }).trustProxy).toBe('10.0.0.0/8,::1,192.168.1.1/32,fd00::/8');
+  });
+
+  it.each([
+    ['1', '1 is not an address: TRUST_PROXY takes the proxies\' addresses or CIDR ranges'],
+    ['10.0.0.1,2', '2 is not an address'],
+    ['010.0.0.1', '010.0.0.1 has a leading zero'],
+    ['10.0.0.1/99', '10.0.0.1/99: the prefix length must be a number from 1 to 32'],
+    ['::1/129', '::1/129: the prefix length must be a number from 1 to 128'],
+    ['10.0.0.0/0', '10.0.0.0/0: the prefix length must be a number from 1 to 32'],
+    ['10.0.0.0/255.0.0.0', '10.0.0.0/255.0.0.0: the prefix length must be a number from 1 to 32'],
+    ['10.0.0.0/8/8', '10.0.0.0/8/8: the prefix length must be a number'],
+    [',,,', 'has an empty entry'],
+    ['10.0.0.1,', 'has an empty entry'],
+    ['::::', '\\:\\:\\:\\: is not an IP address'],
+    ['true,10.0.0.1', 'true is not an IP address'],
+  ])('refuses %s', (value, problem) => {
+    expect(refusal({ TRUST_PROXY: value })).toMatch(new RegExp(`^TRUST_PROXY: ${problem.replace(/[.?/]/g, '\\$&')}`));
+  });
+
+  it('warns that TRUST_PROXY=true lets a client forge X-Forwarded-For', () => {
+    const [warning, ...others] = insecureSettings(loadConfig({ TRUST_PROXY: 'true', PUBLIC_URL: 'https://id.example.com' }));
+    expect(others).toEqual([]);
+    expect(warning).toMatch(/^TRUST_PROXY=true trusts every hop of X-Forwarded-For, including ones the client writes/);
+    expect(insecureSettings(loadConfig({ TRUST_PROXY: '10.0.0.1', PUBLIC_URL: 'https://id.example.com' }))).toEqual([]);
+  });
+});
+
+describe('STATIC_DIR', () => {
+  const built = path.join(scratch, 'built');
+  mkdirSync(built);
+  writeFileSync(path.join(built, 'index.html'), '<!doctype html>');
+  const notBuilt = path.join(scratch, 'not-built');
+  mkdirSync(notBuilt);
+  writeFileSync(path.join(notBuilt, 'favicon.ico'), '');
+  const empty = path.join(scratch, 'empty');
+  mkdirSync(empty);
+
+  it('serves a built web app, and only the API from an empty directory', () => {
+    expect(loadConfig({ STATIC_DIR: built }).staticDir).toBe(built);
+    expect(loadConfig({ STATIC_DIR: empty }).staticDir).toBe(empty);
+  });
+
+  it('refuses a directory that is missing or holds something other than the web app', () => {
+    expect(refusal({ STATIC_DIR: path.join(scratch, 'dsit') })).toBe(`STATIC_DIR: ${path.join(scratch, 'dsit')} is not a directory (got "${path.join(scratch, 'dsit')}")`);
+    expect(refusal({ STATIC_DIR: path.join(built, 'index.html') })).toMatch(/^STATIC_DIR: .* is not a directory/);
+    expect(refusal({ STATIC_DIR: notBuilt })).toMatch(/^STATIC_DIR: .* has no index\.html/);
+  });
+
+  it('leaves a missing default to the server, which warns and serves the API only', () => {
+    const missingDefault = path.join(scratch, 'no-dist');
+    expect(loadConfig({}, missingDefault).staticDir).toBe(missingDefault);
+    expect(loadConfig({ STATIC_DIR: missingDefault }, missingDefault).staticDir).toBe(missingDefault);
   });
 });

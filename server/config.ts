@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -12,36 +13,103 @@ const days = (fallback: number, max: number) => {
   return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
 };
 
-const envSchema = z.object({
-  PORT: z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0, 'must be a port number').max(65535, 'must be a port number').default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^(postgres|postgresql):\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite database)')
-    .optional(),
-  // Checked whole here: the mailer is only built when the first mail goes out.
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').refine((url) => URL.canParse(url), 'must be an smtp:// or smtps:// URL').optional(),
-  MAIL_FROM: z.string().min(3).default('Home Guard <no-reply@localhost>'),
-  ACCESS_TOKEN_TTL: seconds(900),
-  REFRESH_TOKEN_TTL: seconds(30 * DAY),
-  SESSION_MAX_AGE: seconds(30 * DAY),
-  AUDIT_LOG_DAYS: days(90, 3650),
-  REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
-  TRUST_PROXY: z
-    .string()
-    .regex(/^(true|false|[0-9a-fA-F.:/, ]+)$/, 'must be true, false or a comma-separated list of proxy addresses')
-    .default('false'),
-  STATIC_DIR: z.string().optional(),
-  METRICS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
-});
+/** A setting that `problem` checks (a sentence saying what is wrong, or undefined) before `toValue` reads it. */
+function setting<T>(problem: (value: string) => string | undefined, toValue: (value: string) => T) {
+  return z.string().transform((value, ctx) => {
+    const wrong = problem(value);
+    if (wrong === undefined) return toValue(value);
+    ctx.addIssue({ code: 'custom', message: wrong });
+    return z.NEVER;
+  });
+}
+
+// Digits only: Number() would also take 0x50, 1e3 and a blank (port 0, a random port).
+const portProblem = (value: string) => (/^\d+$/.test(value.trim()) && Number(value) >= 1 && Number(value) <= 65535 ? undefined : 'must be a whole number from 1 to 65535');
+
+/** Why PUBLIC_URL cannot be the OIDC issuer, if it cannot (OIDC Discovery §2: no query, no fragment, no user info). */
+function publicUrlProblem(value: string): string | undefined {
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return 'must be an http(s) URL';
+  const authority = value.replace(/^https?:\/\//i, '').split(/[/\\?#]/)[0]!;
+  if (authority.includes('@')) return 'must not hold a user name or password (the issuer has none)';
+  if (/[?#]/.test(value)) return 'must not have a query or fragment (the issuer has none)';
+  if (new URL(value).pathname !== '/') return 'must be the origin only, e.g. https://id.example.com; Home Guard is not served under a path';
+  return undefined;
+}
+
+/** What is wrong with one TRUST_PROXY entry, an address or a CIDR range, if anything. */
+function proxyEntryProblem(entry: string): string | undefined {
+  if (entry === '') return 'has an empty entry; separate the addresses with single commas';
+  if (/^\d+$/.test(entry)) return `${entry} is not an address: TRUST_PROXY takes the proxies' addresses or CIDR ranges (e.g. 172.18.0.2 or 10.0.0.0/8), or true, not a hop count`;
+  const [address, prefix, ...rest] = entry.split('/') as [string, string?, ...string[]];
+  const version = isIP(address);
+  if (version === 0) {
+    // proxy-addr would read 010.0.0.1 as octal, 8.0.0.1.
+    if (isIP(address.replace(/(^|[.:])0+(?=\d)/g, '$1'))) return `${entry} has a leading zero, which is read as octal; write each number without one`;
+    return `${entry} is not an IP address or CIDR range`;
+  }
+  const max = version === 4 ? 32 : 128;
+  if (prefix !== undefined && (rest.length > 0 || !/^\d+$/.test(prefix) || Number(prefix) < 1 || Number(prefix) > max)) {
+    return `${entry}: the prefix length must be a number from 1 to ${max}`;
+  }
+  return undefined;
+}
+
+const proxyEntries = (value: string) => value.split(',').map((entry) => entry.trim());
+
+function trustProxyProblem(value: string): string | undefined {
+  if (value === 'true' || value === 'false') return undefined;
+  for (const entry of proxyEntries(value)) {
+    const problem = proxyEntryProblem(entry);
+    if (problem) return problem;
+  }
+  return undefined;
+}
 
 /** Fastify's trustProxy from TRUST_PROXY: whether X-Forwarded-For names the client. */
 function trustProxy(value: string): boolean | string {
-  return value === 'true' || value === 'false' ? value === 'true' : value;
+  return value === 'true' || value === 'false' ? value === 'true' : proxyEntries(value).join(',');
 }
+
+/** Why an explicitly set STATIC_DIR cannot be served, if it cannot. */
+function staticDirProblem(value: string, defaultStaticDir: string | undefined): string | undefined {
+  const dir = path.resolve(value);
+  // The default dist/ is built at start when missing (main.ts), named or not.
+  if (dir === defaultStaticDir) return undefined;
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return `${dir} is not a directory`;
+  if (existsSync(path.join(dir, 'index.html'))) return undefined;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return `${dir} cannot be read`;
+  }
+  // An empty directory is how a server is told to serve the API only (the test and bench servers do).
+  return entries.length === 0 ? undefined : `${dir} has no index.html: point it at the built web app (\`npm run build\` writes dist/), or leave it unset`;
+}
+
+const envSchema = (defaultStaticDir: string | undefined) =>
+  z.object({
+    PORT: setting(portProblem, Number).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: setting(publicUrlProblem, (value) => new URL(value).origin).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(postgres|postgresql):\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite database)')
+      .optional(),
+    // Checked whole here: the mailer is only built when the first mail goes out.
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').refine((url) => URL.canParse(url), 'must be an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z.string().min(3).default('Home Guard <no-reply@localhost>'),
+    ACCESS_TOKEN_TTL: seconds(900),
+    REFRESH_TOKEN_TTL: seconds(30 * DAY),
+    SESSION_MAX_AGE: seconds(30 * DAY),
+    AUDIT_LOG_DAYS: days(90, 3650),
+    REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+    TRUST_PROXY: setting(trustProxyProblem, trustProxy).default(false),
+    STATIC_DIR: setting((value) => staticDirProblem(value, defaultStaticDir), (value) => path.resolve(value)).optional(),
+    METRICS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  });
 
 export type Config = {
   port: number;
@@ -68,37 +136,60 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** A URL's password replaced by ***, for quoting a value in a log line. It runs to the last @, so a stray @ in the password cannot leak its tail. */
+function maskPassword(value: string): string {
+  return value.replace(/^((?:[^:/?#@]*:)?\/\/)?([^:/?#@]*):[\s\S]*@/, (_match, scheme: string | undefined, user: string) => `${scheme ?? ''}${user}:***@`);
+}
+
+const SECRET_FILE_VARIABLES = ['DATABASE_URL', 'SMTP_URL'];
+
+type ResolvedEnv = {
+  values: Record<string, string | undefined>;
+  /** The file each value read from a *_FILE came from. */
+  files: Record<string, string>;
+};
+
 /** Secrets may come from files (Docker secrets): `NAME_FILE=/run/secrets/x` stands for `NAME`. */
-function resolveFileVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  const resolved: Record<string, string | undefined> = { ...env };
-  for (const name of ['DATABASE_URL', 'SMTP_URL']) {
+function resolveFileVariables(env: NodeJS.ProcessEnv): ResolvedEnv {
+  const values: Record<string, string | undefined> = { ...env };
+  const files: Record<string, string> = {};
+  for (const name of SECRET_FILE_VARIABLES) {
     const file = env[`${name}_FILE`];
-    if (file && !env[name]) {
-      try {
-        resolved[name] = readFileSync(file, 'utf8').trim();
-      } catch {
-        throw new ConfigError(`${name}_FILE: cannot read ${file}`);
-      }
+    if (file === undefined || env[name]?.trim()) continue;
+    // An unmounted secret must stop the server, not start it without the secret.
+    if (file.trim() === '') throw new ConfigError(`${name}_FILE: is set but empty; give the path of the file holding ${name}, or remove it`);
+    try {
+      values[name] = readFileSync(file, 'utf8').trim();
+    } catch {
+      throw new ConfigError(`${name}_FILE: cannot read ${file}`);
     }
+    if (values[name] === '') throw new ConfigError(`${name}_FILE: ${file} is empty`);
+    files[name] = file;
   }
-  // An empty variable means "not set", as in most .env files.
-  for (const [key, value] of Object.entries(resolved)) if (value === '') delete resolved[key];
-  return resolved;
+  // Not "unset": that would quietly open a new, empty SQLite database, where the first person to register becomes administrator.
+  if (values.DATABASE_URL !== undefined && values.DATABASE_URL.trim() === '') {
+    throw new ConfigError('DATABASE_URL: is set but empty; remove it to use the embedded SQLite database, or set a postgres:// URL');
+  }
+  // Any other empty variable means "not set", as in most .env files.
+  for (const [key, value] of Object.entries(values)) if (value === '') delete values[key];
+  return { values, files };
 }
 
 /** Reads the configuration; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDir?: string): Config {
-  const parsed = envSchema.safeParse(resolveFileVariables(env));
+  const { values, files } = resolveFileVariables(env);
+  const parsed = envSchema(defaultStaticDir).safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(env[name] ?? '')})`);
+    const source = files[name] ? ` from ${name}_FILE ${files[name]}` : '';
+    throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(maskPassword(values[name] ?? ''))}${source})`);
   }
   const e = parsed.data;
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl: e.PUBLIC_URL ?? new URL(`http://localhost:${e.PORT}`).origin,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
@@ -109,9 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     auditLogDays: e.AUDIT_LOG_DAYS,
     registration: e.REGISTRATION,
     logLevel: e.LOG_LEVEL,
-    trustProxy: trustProxy(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY,
     metrics: e.METRICS === 'true',
-    staticDir: e.STATIC_DIR ? path.resolve(e.STATIC_DIR) : defaultStaticDir,
+    staticDir: e.STATIC_DIR ?? defaultStaticDir,
   };
 }
 
@@ -122,6 +213,11 @@ export function insecureSettings(config: Config): string[] {
   const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol === 'http:' && !local) {
     warnings.push(`PUBLIC_URL ${config.publicUrl} is plain http: tokens and passwords cross the network unencrypted; put Home Guard behind TLS`);
+  }
+  if (config.trustProxy === true) {
+    warnings.push(
+      'TRUST_PROXY=true trusts every hop of X-Forwarded-For, including ones the client writes itself: unless your proxy overwrites the header (not appends to it), anyone can choose the address Home Guard logs, throttles and bans; prefer listing the proxy\'s address',
+    );
   }
   return warnings;
 }
