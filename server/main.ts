@@ -4,11 +4,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, insecureSettings, loadConfig, type Config } from './config';
-import { migrateToLatest, openDatabase } from './db/database';
+import { migrateToLatest, openDatabase, type Database } from './db/database';
+import { DatabaseProblem } from './db/database-problems';
 import { ensurePwaBuilt } from './http/pwa-build';
 import { lowerBackgroundThreads } from './operations/thread-priority';
 
 const SHUTDOWN_DRAIN_MS = 1_000;
+const IDLE_SWEEP_MS = 50;
+// Requests still open this long after the signal (a client that never sends its body, a mail
+// server that never answers) are cut off. Docker's default stop timeout is 10 s before SIGKILL,
+// systemd's 90 s: ending before the shorter one means the log says what happened.
+const SHUTDOWN_DEADLINE_MS = 8_000;
+// SIGHUP (the terminal closed, or a supervisor stopping the service) would kill the process on
+// the spot, without draining.
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 // libuv's pool, sized for the machine before its first use: one password hash per core
 // (accounts/passwords.ts) plus two threads that signatures and file reads never wait behind.
@@ -46,20 +55,7 @@ async function main(): Promise<void> {
   for (const warning of insecureSettings(config)) app.log.warn(warning);
   app.log.info({ dialect, database: location }, 'database ready');
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal}: draining, then shutting down`);
-    // Keep serving for a moment: /readyz now says 503 so a proxy stops sending traffic, and
-    // requests already on their way (queued on a connection, waiting for a hash) are answered.
-    app.services.lifecycle.draining = true;
-    setTimeout(() => {
-      app.close().then(() => db.destroy()).then(() => process.exit(0), () => process.exit(1));
-    }, SHUTDOWN_DRAIN_MS);
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  stopOnSignals(app, db);
 
   const lowered = await lowerBackgroundThreads();
   app.log.info({ threads: lowered }, 'background threads lowered below the event loop');
@@ -67,7 +63,42 @@ async function main(): Promise<void> {
   app.log.info(`Home Guard is serving ${config.publicUrl}`);
 }
 
+/**
+ * Drains and stops on SIGINT, SIGTERM or SIGHUP; stops anyway at the deadline, and at once on
+ * a second signal.
+ */
+function stopOnSignals(app: Awaited<ReturnType<typeof buildApp>>, db: Database): void {
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      app.log.warn(`second ${signal}: exiting at once, without waiting for the requests in flight`);
+      process.exit(1);
+    }
+    closing = true;
+    app.log.info(`${signal}: draining, then shutting down`);
+    // Keep serving for a moment: /readyz now says 503 so a proxy stops sending traffic, and
+    // requests already on their way (queued on a connection, waiting for a hash) are answered.
+    app.services.lifecycle.draining = true;
+    setTimeout(() => {
+      // A kept-alive connection whose request is answered after close() began stays open until
+      // the client drops it (Fastify's keep-alive is 72 s): close each as it falls idle.
+      setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+      app.close().then(() => db.destroy()).then(() => process.exit(0), () => process.exit(1));
+    }, SHUTDOWN_DRAIN_MS);
+    setTimeout(() => {
+      app.log.error(`shutdown deadline passed ${SHUTDOWN_DEADLINE_MS / 1000} s after ${signal}: force-closing the connections still open and exiting`);
+      app.server.closeAllConnections();
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, () => shutdown(signal));
+}
+
 main().catch((error: unknown) => {
+  if (error instanceof DatabaseProblem) {
+    process.stderr.write(`home-guard: ${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`home-guard: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
 import { emailField, newPasswordField, phoneField, requiredText } from '../../contract/fields';
 import type { AuditSource } from '../audit/audit-log';
-import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase } from '../db/database';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { migrateToLatest, openDatabase, sqliteFile } from '../db/database';
+import { DatabaseProblem } from '../db/database-problems';
+import { missingDatabase } from '../db/existing-database';
 import { AppError } from '../errors';
 import { SIGNING_ALGS } from '../keys/signing-keys';
 import { backupSqlite } from '../operations/sqlite-backup';
 import { createServices, type Services } from '../services';
+import { OperatorError, UsageError } from './operator-errors';
 import { readPassword } from './read-password';
 
 const USAGE = `Usage:
@@ -31,6 +33,15 @@ pg_dump, see the README).
 The password is read from HOME_GUARD_PASSWORD, or asked for. The command works on the
 database the server is configured with (DATABASE_URL, or DATA_DIR for SQLite).`;
 
+/** The options each command takes; anything else on its line is refused before it runs. */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  create: ['email', 'name', 'phone'],
+  'reset-password': ['email'],
+  'turn-off-two-step': ['email'],
+  'rotate-keys': [],
+  backup: ['to'],
+};
+
 const createArgs = z.object({ email: emailField, name: requiredText('Full name'), phone: phoneField });
 const resetArgs = z.object({ email: emailField });
 
@@ -40,24 +51,27 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data;
 }
 
-class UsageError extends Error {}
-
 async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  const command = positionals[0];
+  const [command, ...extra] = positionals;
   if (values.help || !command) return USAGE;
-  if (command === 'rotate-keys') return rotateKeys();
+  checkCommandLine(command, extra, Object.keys(values));
+  if (command === 'rotate-keys') return rotateKeys(await existingDatabase());
   if (command === 'backup') return backup(values.to);
-  if (command === 'turn-off-two-step') return turnOffTwoStep(parsed(resetArgs, values).email);
-  if (command !== 'create' && command !== 'reset-password') throw new UsageError(`unknown command "${command}"`);
+  if (command === 'turn-off-two-step') {
+    const { email } = parsed(resetArgs, values);
+    return turnOffTwoStep(await existingDatabase(), email);
+  }
   const args = command === 'create' ? parsed(createArgs, values) : { ...parsed(resetArgs, values), name: '', phone: undefined };
+  // Only create makes a database; the others are refused before the password is asked for.
+  const config = command === 'create' ? loadConfig(process.env) : await existingDatabase();
   const password = parsed(z.object({ password: newPasswordField }), { password: await readPassword(process.env) }).password;
 
-  return withServices(async (services) => {
+  return withServices(config, async (services) => {
     if (command === 'create') {
       const { id } = await services.accounts.register({ email: args.email, full_name: args.name, phone_number: args.phone, password }, { admin: true, bypassClosedRegistration: true });
       await services.audit.record({ kind: 'account-created', userId: id, detail: 'administrator' }, FROM_THE_COMMAND_LINE);
@@ -72,9 +86,26 @@ async function run(argv: string[]): Promise<string> {
 /** The audit log's source for what the command line does: no account, no address. */
 const FROM_THE_COMMAND_LINE: AuditSource = { actorId: null };
 
+function checkCommandLine(command: string, extra: string[], options: string[]): void {
+  const allowed = COMMAND_OPTIONS[command];
+  if (!allowed) throw new UsageError(`unknown command "${command}"`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" after ${command}`);
+  const misplaced = options.find((name) => name !== 'help' && !allowed.includes(name));
+  if (misplaced) throw new UsageError(`${command} does not take --${misplaced}`);
+}
+
+/**
+ * The configuration, once it points at a Home Guard database: a typo in DATA_DIR must not
+ * create and migrate a new, empty one and then report "account not found".
+ */
+async function existingDatabase(config = loadConfig(process.env)): Promise<Config> {
+  const missing = await missingDatabase(config);
+  if (missing) throw new OperatorError(`no Home Guard database at ${missing}: check DATA_DIR / DATABASE_URL`);
+  return config;
+}
+
 /** Runs `work` on the configured database, migrated to the latest schema. */
-async function withServices(work: (services: Services) => Promise<string>): Promise<string> {
-  const config = loadConfig(process.env);
+async function withServices(config: Config, work: (services: Services) => Promise<string>): Promise<string> {
   const { db } = openDatabase(config);
   try {
     await migrateToLatest(db);
@@ -84,8 +115,8 @@ async function withServices(work: (services: Services) => Promise<string>): Prom
   }
 }
 
-function turnOffTwoStep(email: string): Promise<string> {
-  return withServices(async (services) => {
+function turnOffTwoStep(config: Config, email: string): Promise<string> {
+  return withServices(config, async (services) => {
     const user = await services.accounts.accountByEmail(email);
     const { enabled } = await services.authenticatorApps.status(user.id);
     await services.authenticatorApps.turnOff(user, 'administrator');
@@ -99,12 +130,19 @@ async function backup(target: string | undefined): Promise<string> {
   const config = loadConfig(process.env);
   if (config.databaseUrl) throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump (see the README)');
   if (existsSync(target)) throw new UsageError(`${target} exists already; choose a new file`);
-  const pages = await backupSqlite(path.join(config.dataDir, 'home-guard.db'), target);
-  return `backed up ${pages} pages to ${target}`;
+  await existingDatabase(config);
+  try {
+    const pages = await backupSqlite(sqliteFile(config.dataDir), target);
+    return `backed up ${pages} pages to ${target}`;
+  } catch (error) {
+    // A system or SQLite error here is about the target: a directory that cannot be written, a full disk.
+    if (typeof (error as { code?: unknown }).code !== 'string') throw error;
+    throw new OperatorError(`cannot back up to ${target}: ${(error as Error).message}`);
+  }
 }
 
-function rotateKeys(): Promise<string> {
-  return withServices(async (services) => {
+function rotateKeys(config: Config): Promise<string> {
+  return withServices(config, async (services) => {
     const keepSeconds = services.config.accessTokenTtl + 24 * 60 * 60;
     const kids = [];
     let signsFrom = 0;
@@ -117,12 +155,19 @@ function rotateKeys(): Promise<string> {
   });
 }
 
+/** What the operator can put right (exit 2); anything else is a failure of Home Guard (exit 1). */
+function isOperatorMistake(error: unknown): boolean {
+  if (error instanceof OperatorError || error instanceof ConfigError || error instanceof AppError || error instanceof DatabaseProblem) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
 run(process.argv.slice(2)).then(
   (message) => {
     process.stdout.write(`${message}\n`);
   },
   (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof ConfigError || error instanceof AppError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    const known = isOperatorMistake(error);
     process.stderr.write(`home-guard admin: ${known ? (error as Error).message : `failed: ${String(error)}`}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
     process.exitCode = known ? 2 : 1;

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { OperatorError } from './operator-errors';
 
 /**
  * The new password: from HOME_GUARD_PASSWORD when set (scripts, CI), else typed at a hidden
@@ -9,7 +10,7 @@ export async function readPassword(env: NodeJS.ProcessEnv): Promise<string> {
   if (!process.stdin.isTTY) return firstLineOfInput();
   const first = await ask('Password: ');
   const second = await ask('Repeat password: ');
-  if (first !== second) throw new Error('the passwords do not match');
+  if (first !== second) throw new OperatorError('the passwords do not match');
   return first;
 }
 
@@ -20,7 +21,7 @@ async function firstLineOfInput(): Promise<string> {
     if (text.includes('\n')) break;
   }
   const line = text.split(/\r?\n/)[0] ?? '';
-  if (!line) throw new Error('no password given (set HOME_GUARD_PASSWORD or pipe it in)');
+  if (!line) throw new OperatorError('no password given (set HOME_GUARD_PASSWORD or pipe it in)');
   return line;
 }
 
@@ -41,7 +42,7 @@ function ask(prompt: string, hidden = true): Promise<string> {
       resolve(answer);
     });
     rl.on('close', () => {
-      if (!answered) reject(new Error('no password given'));
+      if (!answered) reject(new OperatorError('no password given'));
     });
   });
 }

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { checkWritable, DatabaseProblem, makeDataDir, migrationProblem, postgresAddress, postgresConnectionProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
 import { useNamedStatements } from './postgres-named-statements';
@@ -24,6 +24,9 @@ function loadPg(): typeof import('pg') {
   return createRequire(import.meta.url)('pg') as typeof import('pg');
 }
 
+/** The SQLite database file in a data directory. */
+export const sqliteFile = (dataDir: string) => path.join(dataDir, 'home-guard.db');
+
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): OpenedDatabase {
   if (options.databaseUrl) {
@@ -38,25 +41,50 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
     useNamedStatements(pool);
     const location = new URL(options.databaseUrl);
     location.password = '';
+    nameServerInConnectFailures(pool, postgresAddress(location));
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: location.toString() };
   }
-  mkdirSync(options.dataDir, { recursive: true });
-  const file = path.join(options.dataDir, 'home-guard.db');
-  const sqlite = new SqliteDatabase(file);
-  sqlite.pragma('journal_mode = WAL');
-  // In WAL mode NORMAL survives a process crash; only a power loss may drop the last commits.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  // SQLite's own default page cache, 2 MB; better-sqlite3 raises it to 16 MB, which the token
-  // tables fill within a minute of writes. The operating system caches the file behind it, and
-  // the benchmark is no slower: 5–6 MB less resident memory.
-  sqlite.pragma('cache_size = -2000');
+  makeDataDir(options.dataDir);
+  const file = sqliteFile(options.dataDir);
+  checkWritable(options.dataDir, file);
+  const sqlite = openSqlite(file);
   const checkpoints = scheduleWalCheckpoints(sqlite);
   const database = withStatementCache(sqlite, () => checkpoints.stop());
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
   registerDirectSqlite(db, sqlite, database);
   return { db, dialect: 'sqlite', location: file };
+}
+
+function openSqlite(file: string): SqliteDatabase.Database {
+  let sqlite: SqliteDatabase.Database | undefined;
+  try {
+    sqlite = new SqliteDatabase(file);
+    sqlite.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL survives a process crash; only a power loss may drop the last commits.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    // SQLite's own default page cache, 2 MB; better-sqlite3 raises it to 16 MB, which the token
+    // tables fill within a minute of writes. The operating system caches the file behind it, and
+    // the benchmark is no slower: 5–6 MB less resident memory.
+    sqlite.pragma('cache_size = -2000');
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw sqliteOpenProblem(error, file);
+  }
+}
+
+/** A failed connection names the server it tried (pg's error names an address, or nothing). */
+function nameServerInConnectFailures(pool: import('pg').Pool, address: string): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  // Kysely asks for a promise; a caller passing a callback gets pg's own behaviour.
+  pool.connect = ((...args: unknown[]) =>
+    args.length > 0
+      ? connect(...args)
+      : (connect() as Promise<unknown>).catch((error: unknown) => {
+          throw postgresConnectionProblem(error, address);
+        })) as typeof pool.connect;
 }
 
 /** Runs every pending migration; safe when several replicas start at once (Kysely locks). */
@@ -65,8 +93,11 @@ export async function migrateToLatest(db: Database): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
+    if (error instanceof DatabaseProblem) throw error;
+    const newer = migrationProblem(error);
+    if (newer) throw newer;
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    throw new Error(`database migration${failed ? ` ${failed.migrationName}` : ''} failed: ${reason}`);
   }
 }
 

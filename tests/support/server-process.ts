@@ -25,10 +25,13 @@ export type ServerProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Runs an entry point of the repo (TypeScript through tsx, or a compiled .js) and collects its output. */
-export function runTs(entry: string, args: string[], env: Record<string, string>, stdin?: string, nodeArgs: string[] = []) {
+/**
+ * Runs an entry point of the repo (TypeScript through tsx, or a compiled .js) and collects its
+ * output; `user` runs it as another user (the tests run as root, whom no file permission stops).
+ */
+export function runTs(entry: string, args: string[], env: Record<string, string>, stdin?: string, nodeArgs: string[] = [], user: { uid?: number; gid?: number } = {}) {
   // tsx as a loader in one process (its CLI forks a child that a SIGKILL would orphan).
-  const child = spawn(process.execPath, [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, ...user });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

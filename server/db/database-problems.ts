@@ -1,0 +1,82 @@
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+
+/**
+ * A database problem the operator fixes (a path, a permission, an address, a version), not a
+ * bug: its message is one line that names the file or the server, and never a password.
+ */
+export class DatabaseProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseProblem';
+  }
+}
+
+/** Creates the data directory, or says which one could not be made and why. */
+export function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : codeOrMessage(error);
+    throw new DatabaseProblem(`cannot create the data directory ${dataDir}: ${reason}`);
+  }
+}
+
+/**
+ * Refuses a database this process could open but not write. SQLite would open it read-only
+ * without a word, and every write would fail later; in WAL mode it also creates the -wal and
+ * -shm files beside the database, so the directory must be writable too.
+ */
+export function checkWritable(dataDir: string, file: string): void {
+  if (!canWrite(dataDir)) throw new DatabaseProblem(`cannot write the data directory ${dataDir} (SQLite keeps its -wal and -shm files beside the database): check its owner and permissions`);
+  for (const existing of [file, `${file}-wal`, `${file}-shm`].filter((name) => existsSync(name))) {
+    if (!canWrite(existing)) throw new DatabaseProblem(`cannot write the database file ${existing}: check its owner and permissions`);
+  }
+}
+
+function canWrite(name: string): boolean {
+  try {
+    accessSync(name, constants.R_OK | constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite's own messages ("file is not a database", "unable to open database file") do not say which file. */
+export function sqliteOpenProblem(error: unknown, file: string): DatabaseProblem {
+  return new DatabaseProblem(`cannot open the database ${file}: ${codeOrMessage(error)}`);
+}
+
+/** Where a PostgreSQL URL points, as host:port, without the user or password. */
+export function postgresAddress(url: URL): string {
+  return `${url.hostname || url.searchParams.get('host') || 'localhost'}:${url.port || '5432'}`;
+}
+
+// SQLSTATE classes the operator fixes in DATABASE_URL or on the PostgreSQL server: 28, the user
+// or password was refused; 3D000, no such database.
+const REFUSED_BY_POSTGRES = /^(28|3D000)/;
+
+/**
+ * pg's connection failures say "connect ECONNREFUSED 10.0.0.5:5432", or only the refusal: the
+ * same failure named as the operator reads it. Any other error is returned as it is.
+ */
+export function postgresConnectionProblem(error: unknown, address: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  if (/^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`);
+  if (REFUSED_BY_POSTGRES.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} refused the connection: ${(error as Error).message}`);
+  return error;
+}
+
+/** Kysely's complaint about an applied migration this version does not have: the database is newer. */
+export function migrationProblem(error: unknown): DatabaseProblem | undefined {
+  const unknown = /previously executed migration (\S+) is missing/.exec(error instanceof Error ? error.message : '');
+  return unknown ? new DatabaseProblem(`this database was made by a newer Home Guard (migration ${unknown[1]} is unknown): upgrade Home Guard or restore a backup`) : undefined;
+}
+
+function codeOrMessage(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return typeof message === 'string' ? message : String(error);
+}
