@@ -92,6 +92,11 @@ describe('secrets from *_FILE variables', () => {
     expect(refusal({ DATABASE_URL_FILE: '/nonexistent/secret' })).toMatch(/^DATABASE_URL_FILE: /);
   });
 
+  it.each(['DATABASE_URL', 'SMTP_URL'])('refuses %s and its _FILE both set', (name) => {
+    const value = name === 'SMTP_URL' ? 'smtp://mail:25' : 'postgres://hg:pw@db:5432/hg';
+    expect(refusal({ [name]: value, [`${name}_FILE`]: fileWith('both', value) })).toBe(`${name} and ${name}_FILE are both set; keep one`);
+  });
+
   // An unmounted secret must not start the server on a new, empty SQLite database.
   it.each(['DATABASE_URL', 'SMTP_URL'])('refuses an empty %s_FILE', (name) => {
     for (const content of ['', ' \n']) {

@@ -155,7 +155,9 @@ function resolveFileVariables(env: NodeJS.ProcessEnv): ResolvedEnv {
   const files: Record<string, string> = {};
   for (const name of SECRET_FILE_VARIABLES) {
     const file = env[`${name}_FILE`];
-    if (file === undefined || env[name]?.trim()) continue;
+    if (file === undefined) continue;
+    // Which one the operator meant cannot be known: the official database images refuse both too.
+    if (env[name]?.trim()) throw new ConfigError(`${name} and ${name}_FILE are both set; keep one`);
     // An unmounted secret must stop the server, not start it without the secret.
     if (file.trim() === '') throw new ConfigError(`${name}_FILE: is set but empty; give the path of the file holding ${name}, or remove it`);
     try {
