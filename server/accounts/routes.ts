@@ -16,6 +16,7 @@ import {
 import { errorBodySchema } from '../../contract/errors';
 import { requestSource } from '../audit/audit-log';
 import { requireBearer } from '../http/authenticate';
+import { publicUrlMismatchWarning } from '../http/public-url-warning';
 import { untrustedProxyWarning } from '../http/untrusted-proxy';
 import type { PasswordChange } from '../mail/password-changed-mail';
 import type { Services } from '../services';
@@ -34,7 +35,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     return { open: await services.accounts.registrationOpen() };
   });
 
-  app.post('/api/v1/auth/login', { onRequest: untrustedProxyWarning(services.config.trustProxy), schema: { body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } }, async (request) => {
+  app.post('/api/v1/auth/login', { onRequest: [untrustedProxyWarning(services.config.trustProxy), publicUrlMismatchWarning(services.config.publicUrl)], schema: { body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } }, async (request) => {
     return services.accounts.login(request.body.email, request.body.password, request.body.code, {
       userAgent: request.headers['user-agent'],
       ip: request.ip,

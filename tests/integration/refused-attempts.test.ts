@@ -129,6 +129,15 @@ it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trus
   }
 });
 
+it('warns once when sign-ins are addressed to another host than PUBLIC_URL, whose issuer services would be given', async () => {
+  const hostWarnings = () => lines.map((line) => JSON.parse(line) as { msg: string }).filter((entry) => entry.msg.includes('but PUBLIC_URL is'));
+  const user = await registerAndLogin(t.app, {}, { host: '127.0.0.1:8080' });
+  await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { host: '127.0.0.1:8080' } });
+  expect(hostWarnings()).toEqual([]);
+  for (let i = 0; i < 2; i++) await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { 'x-forwarded-host': 'sso.home.lan' } });
+  expect(hostWarnings().map((entry) => entry.msg)).toEqual(['a sign-in came addressed to sso.home.lan, but PUBLIC_URL is http://127.0.0.1:8080: services are given that issuer and its links. If sso.home.lan is the address people use, set PUBLIC_URL to it']);
+});
+
 it("loads the README's jail in fail2ban with the filter we ship, each setting as written", async () => {
   const readme = await readFile('README.md', 'utf8');
   const jail = /```ini\n(# \/etc\/fail2ban\/jail\.d\/home-guard\.local\n[\s\S]*?)```/.exec(readme)?.[1];
