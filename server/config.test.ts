@@ -64,9 +64,19 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail'],
     ['SMTP_URL', 'smtp://[mail'],
+    ['SMTP_URL', 'smtp://'],
+    ['SMTP_URL', 'smtps://user:pw@'],
+    ['MAIL_FROM', 'notanemail'],
+    ['MAIL_FROM', 'Home Guard'],
+    ['MAIL_FROM', 'Home Guard <no-reply>'],
+    ['MAIL_FROM', 'Home Guard\nBcc: x@evil.example <guard@home.lan>'],
     ['TRUST_PROXY', 'yes'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     expect(refusal({ [name]: value }).startsWith(`${name}: `)).toBe(true);
+  });
+
+  it('takes a sender as an address, alone or with a name', () => {
+    for (const from of ['guard@home.lan', 'Home Guard <guard@home.lan>', '"Guard, Home" <guard@home.lan>']) expect(loadConfig({ MAIL_FROM: from }).mailFrom).toBe(from);
   });
 
   it('takes a PORT from 1 to 65535 and reads an empty one as unset', () => {

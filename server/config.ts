@@ -98,8 +98,17 @@ const envSchema = (defaultStaticDir: string | undefined) =>
       .regex(/^(postgres|postgresql):\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite database)')
       .optional(),
     // Checked whole here: the mailer is only built when the first mail goes out.
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').refine((url) => URL.canParse(url), 'must be an smtp:// or smtps:// URL').optional(),
-    MAIL_FROM: z.string().min(3).default('Home Guard <no-reply@localhost>'),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .refine((url) => URL.canParse(url), 'must be an smtp:// or smtps:// URL')
+      .refine((url) => !URL.canParse(url) || new URL(url).hostname !== '', 'must name the mail server, e.g. smtp://mail.example:587')
+      .optional(),
+    // A sender the relay takes: "Name <address>" or the address alone, on one line (it is a header).
+    MAIL_FROM: z
+      .string()
+      .regex(/^(?:[^<>@\u0000-\u001F\u007F]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, alone or as Name <address>')
+      .default('Home Guard <no-reply@localhost>'),
     ACCESS_TOKEN_TTL: seconds(900),
     REFRESH_TOKEN_TTL: seconds(30 * DAY),
     SESSION_MAX_AGE: seconds(30 * DAY),

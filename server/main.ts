@@ -59,7 +59,10 @@ async function main(): Promise<void> {
 
   const lowered = await lowerBackgroundThreads();
   app.log.info({ threads: lowered }, 'background threads lowered below the event loop');
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    throw new ListenProblem(`cannot listen on ${config.host} port ${config.port} (HOST, PORT): ${typeof code === 'string' ? code : String(error)}`);
+  });
   app.log.info(`Home Guard is serving ${config.publicUrl}`);
 }
 
@@ -94,8 +97,11 @@ function stopOnSignals(app: Awaited<ReturnType<typeof buildApp>>, db: Database):
   for (const signal of STOP_SIGNALS) process.on(signal, () => shutdown(signal));
 }
 
+/** The address is taken, or HOST names no address of this machine: the operator's to fix. */
+class ListenProblem extends Error {}
+
 main().catch((error: unknown) => {
-  if (error instanceof DatabaseProblem) {
+  if (error instanceof DatabaseProblem || error instanceof ListenProblem) {
     process.stderr.write(`home-guard: ${error.message}\n`);
     process.exit(2);
   }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,21 @@ describe('the server refuses to start, in one line naming the problem, exit code
       code: 2,
       lines: ['home-guard: this database was made by a newer Home Guard (migration 2099-01-01T0000-from-the-future is unknown): upgrade Home Guard or restore a backup'],
     });
+  });
+
+  it('on a port another process holds, naming HOST and PORT', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      const dataDir = newDataDir();
+      chmodSync(dataDir, 0o777);
+      // Past the database, so the warnings of a server that got that far come first.
+      const { code, lines } = await refusal({ DATA_DIR: dataDir, PORT: String(port) });
+      expect([code, lines.at(-1)]).toEqual([2, `home-guard: cannot listen on 127.0.0.1 port ${port} (HOST, PORT): EADDRINUSE`]);
+    } finally {
+      holder.close();
+    }
   });
 
   it('when PostgreSQL cannot be reached, naming where and never the password', async () => {
