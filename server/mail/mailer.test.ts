@@ -3,6 +3,9 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSmtpSink } from '../../tests/support/smtp-sink';
 import { createMailer, requiresStartTls } from './mailer';
+import { passwordResetMail } from './password-reset-mail';
+import { securityNoticeMail } from './security-notice';
+import { verificationCodeMail } from './verification-code-mail';
 
 const mail = { to: 'ada@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>' };
 const closers: Array<() => Promise<void>> = [];
@@ -59,5 +62,20 @@ describe('STARTTLS', () => {
     expect(sink.mails).toEqual([]);
     await send(`${sink.url}?requireTLS=false`);
     expect(sink.mails).toHaveLength(1);
+  });
+});
+
+describe('mails greeting a name', () => {
+  it('keep the greeting on one line, whatever a stored name holds', () => {
+    const name = 'Sam\r\n\r\nYour account will be deleted today.\tKeep it at https://evil.example';
+    const mails = [
+      securityNoticeMail('sam@example.com', name, { subject: 'S', what: 'W', ifNotYou: 'I' }),
+      passwordResetMail('sam@example.com', name, 'https://id.example/auth/reset-password#t', 30),
+      verificationCodeMail('sam@example.com', name, '123456', 10),
+    ];
+    for (const mail of mails) {
+      expect(mail.text.split('\n')[0]).toBe('Hello Sam Your account will be deleted today. Keep it at https://evil.example,');
+      expect(mail.html).not.toMatch(/[\r\t]/);
+    }
   });
 });

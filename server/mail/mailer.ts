@@ -6,6 +6,12 @@ export type Mail = { to: string; subject: string; text: string; html: string };
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * "Hello {name}," on one line. Names are refused with control characters now, but one stored
+ * before that could still write paragraphs of its own into the plain text of a mail.
+ */
+export const greeting = (name: string) => `Hello ${name.replace(/[\u0000-\u001F\u007F]+/g, ' ').trim()},`;
+
 export interface Mailer {
   /** Sends the mail or throws; `outboxFile` is set when it was written to the outbox instead. */
   send(mail: Mail): Promise<{ outboxFile?: string }>;

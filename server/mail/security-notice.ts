@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { escapeHtml, type Mail, type Mailer } from './mailer';
+import { escapeHtml, greeting, type Mail, type Mailer } from './mailer';
 
 /** What changed in how someone signs in, and what to do if they did not change it. */
 export type Notice = { subject: string; what: string; ifNotYou: string };
 
 /** The mail telling the account's owner of a change (ASVS 2.2.3), so what they did not do does not go unseen. */
 export function securityNoticeMail(to: string, name: string, { subject, what, ifNotYou }: Notice): Mail {
-  const text = [`Hello ${name},`, '', what, '', ifNotYou, '', '— Home Guard'].join('\n');
+  const text = [greeting(name), '', what, '', ifNotYou, '', '— Home Guard'].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e">
-<p>Hello ${escapeHtml(name)},</p>
+<p>${escapeHtml(greeting(name))}</p>
 <p>${escapeHtml(what)}</p>
 <p>${escapeHtml(ifNotYou)}</p>
 </body></html>`;
