@@ -192,8 +192,15 @@ describe('the owner is mailed when their account signs in from a new device (ASV
   const signIn = (user: { email: string; password: string }, userAgent: string, ip = '192.0.2.10') =>
     call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { 'user-agent': userAgent, 'x-forwarded-for': ip } });
 
-  it('but not for the first sign-in, one from a browser seen lately, nor a browser update', async () => {
+  /** A registered account whose owner proved the address (no notice goes to one not proved). */
+  const verifiedUser = async () => {
     const user = await registerAndLogin(t.app, {}, { 'user-agent': FIREFOX });
+    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', user.id).execute();
+    return user;
+  };
+
+  it('but not for the first sign-in, one from a browser seen lately, nor a browser update', async () => {
+    const user = await verifiedUser();
     expect((await signIn(user, FIREFOX)).status).toBe(200);
     expect((await signIn(user, FIREFOX.replaceAll('131.0', '133.0'))).status).toBe(200);
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -206,8 +213,20 @@ describe('the owner is mailed when their account signs in from a new device (ASV
     expect(subjectsTo(user.email)).toHaveLength(1);
   });
 
-  it('says nothing of a refused sign-in', async () => {
+  it('mails no address its owner has not proved: anyone may register with someone else\'s', async () => {
     const user = await registerAndLogin(t.app, {}, { 'user-agent': FIREFOX });
+    const windowsChrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+    for (const agent of [windowsChrome, 'curl/8.5']) expect((await signIn(user, agent)).status).toBe(200);
+    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', user.id).execute();
+    expect((await signIn(user, iphone)).status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(subjectsTo(user.email)).toHaveLength(1);
+  });
+
+  it('says nothing of a refused sign-in', async () => {
+    const user = await verifiedUser();
     expect((await signIn({ ...user, password: 'Wrong-pass1' }, 'curl/8.5')).status).toBe(401);
     expect((await signIn(user, 'curl/8.5')).status).toBe(200);
     await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);
