@@ -75,10 +75,10 @@ export class Authorization {
       if (silent) throw fail(new OAuthError('interaction_required', 'The account must finish its verification first'));
       throw new OAuthError('access_denied', 'Verify your account before signing in to services', 403);
     }
-    // The hint names whom the service expects; silently, no one else is signed in instead (OIDC Core §3.1.2.1).
-    if (silent && params.id_token_hint && (await this.hints.subjectOf(params.id_token_hint, valid.service.client_id)) !== user.id) {
-      throw fail(new OAuthError('login_required', 'The person the id_token_hint names is not the one signed in'));
-    }
+    // The hint names whom the service expects (OIDC Core §3.1.2.1): silently, no one else is
+    // signed in instead; nor without the person seeing, on the screen, that it asked for another.
+    const someoneElseHinted = params.id_token_hint !== undefined && (await this.hints.subjectOf(params.id_token_hint, valid.service.client_id)) !== user.id;
+    if (silent && someoneElseHinted) throw fail(new OAuthError('login_required', 'The person the id_token_hint names is not the one signed in'));
     try {
       checkAllowedGroups(valid.service, user);
     } catch (refused) {
@@ -98,7 +98,7 @@ export class Authorization {
     if (silent) {
       if (!approvedBefore) throw fail(new OAuthError('consent_required', 'The user has not approved this service yet'));
     } else if (params.if_approved) {
-      if (!approvedBefore || valid.prompt.includes('consent')) return null; // the consent screen asks
+      if (!approvedBefore || valid.prompt.includes('consent') || someoneElseHinted) return null; // the consent screen asks
     }
 
     const now = this.clock();

@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { freePort } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
-import { createService as createServiceThroughApi, E2E_URL, newPerson, register, turnOnTwoStep, verifiedPerson } from './support/api';
+import { createService as createServiceThroughApi, E2E_URL, login, newPerson, register, turnOnTwoStep, verifiedPerson, type Person } from './support/api';
 import { checkScreen, controlled, signIn, signInToHome } from './support/ui';
 
 let callbackServer: Server;
@@ -25,6 +25,16 @@ test.afterAll(() => new Promise<void>((resolve) => callbackServer.close(() => re
 /** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
 const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
 const createService = (fields: Record<string, unknown> = {}) => createServiceThroughApi(E2E_ADMIN, { redirect_uris: [callback], ...fields });
+
+/** An ID token of `someone` for the service, got as the service would, through the API (no PKCE: a confidential client). */
+async function idTokenFor(someone: Person, service: { clientId: string; clientSecret: string }): Promise<string> {
+  const { access } = await login(someone);
+  const answer = await fetch(`${E2E_URL}/api/v1/oauth/code`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` }, body: JSON.stringify({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid' }) });
+  const { code } = (await answer.json()) as { code: string };
+  const form = { grant_type: 'authorization_code', code, redirect_uri: callback, client_id: service.clientId, client_secret: service.clientSecret };
+  const tokens = await fetch(`${E2E_URL}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  return ((await tokens.json()) as { id_token: string }).id_token;
+}
 
 const discover = (service: { clientId: string; clientSecret: string }) =>
   client.discovery(new URL(E2E_URL), service.clientId, service.clientSecret, undefined, { execute: [client.allowInsecureRequests] });
@@ -169,6 +179,15 @@ test('a service the person allowed asks no more, even after its own sign-out; si
   const again = await visit('again');
   await signIn(page, person);
   expect((await backAtTheService(again, 'again')).claims()!.email).toBe(person.email);
+
+  // Asking for someone else (with their ID token as the hint), it is not answered for this person
+  // without a screen that says so; Allow still goes on as the person signed in.
+  const hinted = await visit('hinted', { id_token_hint: await idTokenFor(await verifiedPerson('hinted'), service) });
+  await consent.waitFor();
+  await expect(page.getByRole('status')).toHaveText('Gitea asked for a different account. Allow goes on with the one below; the button beside it switches to another.');
+  await checkScreen(page, 'consent-other-account-hinted');
+  await page.getByRole('button', { name: 'Allow' }).click();
+  expect((await backAtTheService(hinted, 'hinted')).claims()!.email).toBe(person.email);
 
   await page.goto('/personal-info');
   const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Services' }) });

@@ -15,7 +15,7 @@ afterEach(async () => f.close());
 
 const verifier = 'v'.repeat(43) + 'erifier-for-tests';
 
-async function code(params: Record<string, string | undefined> = {}, access = f.user.access) {
+async function code(params: Record<string, string | boolean | undefined> = {}, access = f.user.access) {
   const request = { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'st', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...params };
   return oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', request, access);
 }
@@ -146,8 +146,11 @@ describe('prompt=none shows nothing (OIDC Core §3.1.2.1, §3.1.2.6)', () => {
     expect((await code({ prompt: 'none', id_token_hint: olivia })).status).toBe(200);
     expect(errorOf(await code({ prompt: 'none', id_token_hint: admin }))).toMatchObject({ error: 'login_required', state: 'st' });
     expect(errorOf(await code({ prompt: 'none', id_token_hint: 'not.a.token' }))).toMatchObject({ error: 'login_required' });
-    // With a screen, the person signed in may go on: the consent screen shows who it is.
+    // With a screen, the person signed in may go on: the consent screen shows who it is, and
+    // that the service asked for another, however often they approved it before.
     expect((await code({ id_token_hint: admin })).status).toBe(200);
+    expect((await code({ id_token_hint: olivia, if_approved: true })).status).toBe(200);
+    for (const hint of [admin, 'not.a.token']) expect((await code({ id_token_hint: hint, if_approved: true })).status).toBe(204);
   });
 });
 

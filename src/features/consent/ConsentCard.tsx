@@ -12,6 +12,8 @@ type Props = {
   busy: boolean;
   /** The account may not use the service (the outcome says why): only Cancel is offered. */
   refused: boolean;
+  /** The service's id_token_hint names someone else, who is not on this device. */
+  otherAccountHinted: boolean;
   outcome: Outcome;
   onAllow: () => void;
   onCancel: () => void;
@@ -19,7 +21,7 @@ type Props = {
 };
 
 /** The consent screen (spec §2): who asks, as whom, for what; Cancel or Allow. */
-export function ConsentCard({ check, account, busy, refused, outcome, onAllow, onCancel, onChangeAccount }: Props) {
+export function ConsentCard({ check, account, busy, refused, otherAccountHinted, outcome, onAllow, onCancel, onChangeAccount }: Props) {
   const service = check.service.name;
   return (
     <CenteredCard width={480}>
@@ -35,6 +37,7 @@ export function ConsentCard({ check, account, busy, refused, outcome, onAllow, o
         </Text>
       </Stack>
       <OutcomeAlert outcome={outcome} />
+      <OutcomeAlert outcome={otherAccountHinted ? { kind: 'info', message: `${service} asked for a different account. Allow goes on with the one below; the button beside it switches to another.` } : null} />
       <Paper withBorder radius="md" p="sm">
         <Group justify="space-between" wrap="nowrap">
           <AccountLine label={account.label} email={account.email} picture={account.picture} />

@@ -160,6 +160,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       account={{ email: activeAccount.email, label: profile.full_name, picture: profile.profile_picture }}
       busy={allowing.busy}
       refused={refusedFor === activeAccount.accountId}
+      otherAccountHinted={request.id_token_hint !== undefined && check.hinted_subject !== activeAccount.accountId}
       outcome={allowing.outcome}
       onAllow={() => void allow()}
       onCancel={() => back('access_denied', 'The user did not allow the request')}
