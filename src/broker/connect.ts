@@ -12,8 +12,11 @@ export type BrokerConnection = {
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 };
 
-// A stopped worker leaves a Comlink port hanging without an answer or an error.
+// A stopped worker leaves a Comlink port hanging without an answer or an error. After this long
+// without an answer the worker is asked whether it still runs; one that answers that is at work
+// (a sign-in waiting on a busy server), and the call is left to finish, never sent twice.
 const CALL_TIMEOUT_MS = 8_000;
+const PING_TIMEOUT_MS = 2_000;
 // How long to wait for the worker to claim a freshly loaded page before running the broker here.
 const CLAIM_WAIT_MS = 3_000;
 
@@ -34,6 +37,20 @@ async function controllingWorker(): Promise<ServiceWorker | null> {
   return claimed;
 }
 
+const after = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms));
+
+/** The call's answer, waited for as long as the worker behind it answers `ping`; 'broker timeout' once it does not. */
+async function answerWhileAlive<T>(pending: Promise<T>, ping: () => Promise<unknown>): Promise<T> {
+  const answer = pending.then((value) => ({ value }));
+  answer.catch(() => undefined); // a late failure, once the worker is given up on, is no one's to handle
+  for (;;) {
+    const outcome = await Promise.race([answer, after(CALL_TIMEOUT_MS)]);
+    if (outcome !== 'late') return outcome.value;
+    const alive = await Promise.race([ping().then(() => true, () => true), after(PING_TIMEOUT_MS)]);
+    if (alive !== true) throw new Error('broker timeout');
+  }
+}
+
 /** A Comlink proxy to the worker's broker that reconnects when the worker was replaced or stopped. */
 function workerApi(): BrokerApi {
   let remote: Comlink.Remote<BrokerApi> | undefined;
@@ -52,17 +69,11 @@ function workerApi(): BrokerApi {
     for (let attempt = 0; ; attempt++) {
       const target = remote ?? connect();
       const method = target[verb] as unknown as (...a: unknown[]) => Promise<Awaited<ReturnType<BrokerApi[K]>>>;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('broker timeout')), CALL_TIMEOUT_MS);
-      });
       try {
-        return await Promise.race([method(...args), timeout]);
+        return await answerWhileAlive(method(...args), () => target.snapshot());
       } catch (error) {
         if (!(error instanceof Error && error.message === 'broker timeout') || attempt > 0) throw error;
         remote = undefined; // reconnect over a new channel, to the worker that runs now
-      } finally {
-        clearTimeout(timer);
       }
     }
   };

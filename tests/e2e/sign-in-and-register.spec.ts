@@ -82,6 +82,24 @@ test('sign-in validation messages and server errors', async ({ page }) => {
   await checkScreen(page, 'sign-in-refused');
 });
 
+test('a sign-in the server is slow to answer is sent once and waited for, not sent again', async ({ page, context }) => {
+  const person = await verifiedPerson('slow');
+  await page.goto('/auth/login');
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.reload(); // connected to the worker's broker, which sends the sign-in
+  let sent = 0;
+  // Longer than the page waits before asking whether the worker still runs.
+  await context.route('**/api/v1/auth/login', async (route) => {
+    sent += 1;
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    await route.continue();
+  });
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 20_000 });
+  expect(sent).toBe(1);
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+});
+
 test('a forgotten password: a mailed link sets a new one, which signs the account out everywhere', async ({ page, browser }) => {
   const person = await verifiedPerson('forgot');
   const otherContext = await browser.newContext();
