@@ -49,6 +49,7 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
     { header: 'Revoked At', cell: (s) => longDate(s.revoked_at) },
     {
       header: 'Actions',
+      // Disabled while its revoke runs (spec §2), and once revoked: there is nothing left to end.
       cell: (s) => (
         <Button size="xs" color="red" variant="filled" disabled={revoking === s.id || s.revoked_at !== null} loading={revoking === s.id} onClick={() => void revoke(s.id)}>
           Revoke
