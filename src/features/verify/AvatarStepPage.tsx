@@ -42,6 +42,7 @@ export function AvatarStepPage() {
       if (!file) return;
       const picture = await fitPicture(file);
       const form = new FormData();
+      // Named as what it is (spec §7's avatar.png is the camera's capture); the server reads the bytes, never the name.
       form.append(AVATAR_FIELD, picture, picture.name);
       await callApi(session.connection, 'PUT', '/api/v1/avatar', verificationStatusSchema, form);
       await session.authenticate();
