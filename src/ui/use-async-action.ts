@@ -1,15 +1,20 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { errorMessage } from '../api/errors';
 import type { Outcome } from './OutcomeAlert';
 
 /**
  * Runs a user action with a busy flag; a failure is logged and kept as the message to show.
- * Returns the outcome to show and a setter for actions that report success themselves.
+ * Returns the outcome to show and a setter for actions that report success themselves. One run
+ * at a time: a second click before the first is done (a double click on a closing dialog's
+ * button, before the busy flag has disabled anything) is ignored, not sent again.
  */
 export function useAsyncAction(description: string) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const running = useRef(false);
   const run = async (action: () => Promise<void>) => {
+    if (running.current) return;
+    running.current = true;
     setBusy(true);
     setOutcome(null);
     try {
@@ -18,6 +23,7 @@ export function useAsyncAction(description: string) {
       console.error(`${description} failed`, error);
       setOutcome({ kind: 'error', message: errorMessage(error) });
     } finally {
+      running.current = false;
       setBusy(false);
     }
   };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
-import { E2E_URL } from './support/api';
+import { createService, E2E_URL } from './support/api';
 import { allowClipboardWrites, checkScreen, signIn } from './support/ui';
 
 test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page, context }) => {
@@ -159,4 +159,53 @@ test('an administrator adds a public client: no secret to copy or regenerate, un
   await page.getByRole('button', { name: 'Regenerate Credentials' }).click();
   await page.getByRole('dialog', { name: 'Regenerate credentials?' }).getByRole('button', { name: 'Regenerate' }).click();
   expect((await page.getByRole('dialog', { name: 'New Credentials' }).getByLabel('Client Secret', { exact: true }).inputValue()).length).toBeGreaterThanOrEqual(43);
+});
+
+test('Disable, Enable and Regenerate act once however often they are clicked, and a failure says so', async ({ page, context }) => {
+  const { id, clientId } = await createService(E2E_ADMIN, { name: `Wiki ${Date.now().toString(36)}`, redirect_uris: ['https://wiki.home.lan/callback'] });
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/api-services/view/${id}`)}`);
+  await signIn(page, E2E_ADMIN);
+  await expect(page.getByText('Active', { exact: true })).toBeVisible();
+
+  // Regenerate confirmed with a double click makes one secret, the one shown.
+  const regenerations: string[] = [];
+  await context.route(`**/api/v1/admin/api-services/${id}/credentials`, async (route) => {
+    regenerations.push(route.request().method());
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Regenerate Credentials' }).click();
+  await page.getByRole('dialog', { name: 'Regenerate credentials?' }).getByRole('button', { name: 'Regenerate' }).dblclick();
+  const secret = await page.getByRole('dialog', { name: 'New Credentials' }).getByLabel('Client Secret', { exact: true }).inputValue();
+  expect(regenerations).toHaveLength(1);
+  const token = await fetch(`${E2E_URL}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'none', client_id: clientId, client_secret: secret }) });
+  expect((await token.json()).error, 'the secret shown authenticates').toBe('invalid_grant');
+  await page.getByRole('dialog', { name: 'New Credentials' }).getByRole('button', { name: 'Close', exact: true }).click();
+
+  // A slow re-fetch after the toggle: a second click must not toggle it back unseen.
+  const toggles: string[] = [];
+  await context.route(`**/api/v1/admin/api-services/toggle/${id}`, async (route) => {
+    toggles.push(route.request().method());
+    await route.continue();
+  });
+  await context.route(`**/api/v1/admin/api-services/${id}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Disable' }).dblclick();
+  await expect(page.getByText('Inactive', { exact: true })).toBeVisible();
+  await page.waitForTimeout(2_000); // the re-fetch has come back
+  expect(toggles).toHaveLength(1);
+  await expect(page.getByText('Inactive', { exact: true })).toBeVisible();
+
+  // A failed toggle says why, and changes nothing shown.
+  await context.unroute(`**/api/v1/admin/api-services/toggle/${id}`);
+  await context.route(`**/api/v1/admin/api-services/toggle/${id}`, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>' }));
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Unexpected error happened');
+  await expect(page.getByText('Inactive', { exact: true })).toBeVisible();
+  await context.unroute(`**/api/v1/admin/api-services/toggle/${id}`);
+  await context.route(`**/api/v1/admin/api-services/toggle/${id}`, (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Enable' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
+  await checkScreen(page, 'admin-service-toggle-failed');
 });

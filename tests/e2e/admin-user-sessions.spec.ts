@@ -145,3 +145,21 @@ test('a revoke button is disabled while its request is in flight, then the page 
   await expect(row).not.toContainText('never'); // Revoked At now has its date
   await context.close();
 });
+
+test('a revoke that fails says so above the table, and the session stays as it was', async ({ browser }) => {
+  const person = newPerson('refused');
+  await register(person);
+  await login(person);
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.route('**/api/v1/admin/user-sessions/revoke/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' }));
+  await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
+  await signIn(page, E2E_ADMIN);
+  await page.getByLabel('Search').fill(person.email);
+  const row = page.getByRole('row').nth(1);
+  await expect(row).toContainText(person.name);
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The session was not revoked: Internal server error');
+  await expect(row.getByText('Active', { exact: true })).toBeVisible();
+  await context.close();
+});

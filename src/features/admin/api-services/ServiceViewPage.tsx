@@ -6,6 +6,7 @@ import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { ButtonLink } from '../../../ui/links';
+import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { CopyButton } from '../../../ui/CopyButton';
 import { AdminPage } from '../shared/AdminPage';
@@ -20,7 +21,7 @@ const list = (items: string[]) => (items.length ? items.map((item) => <Text key=
 
 export function ServiceViewPage({ serviceId }: { serviceId: string }) {
   const session = useSession();
-  const { data: service, loading, notFound, reload } = useApiData(`/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`, apiServiceSchema);
+  const { data: service, loading, notFound, reload, replace } = useApiData(`/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`, apiServiceSchema);
   const action = useAsyncAction('Changing the service');
   const [confirming, setConfirming] = useState(false);
   const [credentials, setCredentials] = useState<Credentials | null>(null);
@@ -29,7 +30,8 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
 
   const toggle = () =>
     action.run(async () => {
-      await callApi(session.connection, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, apiServiceSchema);
+      // The answer is the service as it is now: shown at once, so a second click cannot toggle it back unseen.
+      replace(await callApi(session.connection, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, apiServiceSchema));
       reload();
     });
   const regenerate = () =>
@@ -56,6 +58,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
         </Group>
       }
     >
+      <OutcomeAlert outcome={action.outcome} />
       <Paper withBorder radius="md" p="lg">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
           <Detail label="Name">{service.name}</Detail>

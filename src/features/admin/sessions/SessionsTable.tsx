@@ -1,8 +1,10 @@
 import { Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import { callApi } from '../../../api/client';
+import { errorMessage } from '../../../api/errors';
 import { useSession } from '../../../app/session-context';
 import { z } from 'zod';
+import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
 import { DataTable, type Column } from '../shared/DataTable';
 import { longDate, statusOf } from '../shared/format';
 
@@ -30,12 +32,16 @@ export function SessionStatus({ session }: { session: SessionRow }) {
 export function SessionsTable<T extends SessionRow>({ label, rows, loading, columns, revokePath, onRevoked }: { label: string; rows: T[] | undefined; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
   const session = useSession();
   const [revoking, setRevoking] = useState<string | null>(null);
+  // Spec §8 only logs a failed revoke; said on screen too, or the button would seem to do nothing.
+  const [failure, setFailure] = useState<Outcome>(null);
   const revoke = async (id: string) => {
     setRevoking(id);
+    setFailure(null);
     try {
       await callApi(session.connection, 'PATCH', `${revokePath}/${id}`, z.object({}));
     } catch (error) {
       console.error('Revoking the session failed', error);
+      setFailure({ kind: 'error', message: `The session was not revoked: ${errorMessage(error)}` });
     } finally {
       setRevoking(null);
       onRevoked();
@@ -57,5 +63,10 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
       ),
     },
   ];
-  return <DataTable label={label} rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} />;
+  return (
+    <>
+      <OutcomeAlert outcome={failure} />
+      <DataTable label={label} rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} />
+    </>
+  );
 }

@@ -40,8 +40,10 @@ export function useApiData<T>(path: string, schema: z.ZodType<T>, { keepPrevious
   }, [path, version, session, schema]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  /** Shows what an action answered at once, before (or instead of) a reload. */
+  const replace = useCallback((data: T) => setLoaded((previous) => ({ path, version: previous?.version ?? 0, data, notFound: false })), [path]);
   const loading = loaded?.path !== path || loaded.version !== version;
   const data = loaded && (loaded.path === path || (loading && keepPrevious)) ? loaded.data : null;
   const notFound = !loading && !!loaded?.notFound;
-  return { data, loading, notFound, reload };
+  return { data, loading, notFound, reload, replace };
 }
