@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorMessage, messageFromResponseText } from './errors';
+import { ApiError, errorMessage, messageFromResponseText, UNREACHABLE } from './errors';
 
 describe('error messages (spec §8)', () => {
   it('takes the error field, else the text, else the fallback, capitalised', () => {
@@ -7,6 +7,19 @@ describe('error messages (spec §8)', () => {
     expect(messageFromResponseText('bad gateway')).toBe('Bad gateway');
     expect(messageFromResponseText('')).toBe('Unexpected error happened');
     expect(messageFromResponseText('{"detail":"x"}')).toBe('{"detail":"x"}');
+  });
+
+  it("shows no proxy's HTML error page as a message", () => {
+    expect(messageFromResponseText('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>')).toBe('Unexpected error happened');
+    expect(messageFromResponseText('  <!DOCTYPE html><html><body>Service Unavailable</body></html>')).toBe('Unexpected error happened');
+    expect(messageFromResponseText('<3 is not a valid age')).toBe('<3 is not a valid age');
+  });
+
+  it("says the server cannot be reached in place of the browser's own words for no answer", () => {
+    for (const words of ['Failed to fetch', 'NetworkError when attempting to fetch resource.', 'Load failed']) expect(errorMessage(new TypeError(words))).toBe(UNREACHABLE);
+    // Through the worker's message port a TypeError arrives as an Error named so.
+    expect(errorMessage(Object.assign(new Error('Failed to fetch'), { name: 'TypeError' }))).toBe(UNREACHABLE);
+    expect(errorMessage(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe("Cannot read properties of undefined (reading 'x')");
   });
 
   it('describes any thrown value', () => {

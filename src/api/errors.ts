@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../../contract/errors';
+import { errorTextOf } from '../../contract/errors';
 
 /** A first-party API answer other than 200/201 (spec §7). */
 export class ApiError extends Error {
@@ -17,19 +17,18 @@ export const UNEXPECTED = 'unexpected error happened';
 
 /** Spec §8: the `error` field of the body, else the body text, else 'unexpected error happened'; capitalised. */
 export function messageFromResponseText(text: string): string {
-  let message = text.trim();
-  try {
-    const body = errorBodySchema.safeParse(JSON.parse(text));
-    if (body.success) message = body.data.error;
-  } catch {
-    // a plain-text body is the message itself
-  }
-  return capitalise(message || UNEXPECTED);
+  return capitalise(errorTextOf(text).error || UNEXPECTED);
 }
+
+// What fetch rejects with when no answer came, in Chromium, Firefox and Safari.
+const NO_ANSWER = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed)$/;
+export const UNREACHABLE = 'Home Guard cannot be reached. Check the connection and try again.';
 
 /** The message to show for any failure: an API error's own, else the error's, else the fallback. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
+  // The browser's own words for "no answer" say nothing to most people.
+  if (error instanceof Error && error.name === 'TypeError' && NO_ANSWER.test(error.message)) return UNREACHABLE;
   if (error instanceof Error && error.message) return capitalise(error.message);
   return capitalise(UNEXPECTED);
 }

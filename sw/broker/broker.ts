@@ -1,6 +1,6 @@
 import { loginResponseSchema, refreshResponseSchema } from '../../contract/accounts';
 import { ACCOUNT_HEADER, BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInCredentials, type SignInResult } from '../../contract/broker';
-import { errorBodySchema } from '../../contract/errors';
+import { errorTextOf } from '../../contract/errors';
 import { deriveVaultKey, sha256Hex } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
 import { needsRefresh } from './jwt-expiry';
@@ -276,12 +276,5 @@ function accountSwitched(): Response {
 }
 
 async function errorOf(response: Response): Promise<{ error: string; field?: string | undefined }> {
-  const text = await response.text();
-  try {
-    const body = errorBodySchema.safeParse(JSON.parse(text));
-    if (body.success) return body.data;
-  } catch {
-    // not JSON
-  }
-  return { error: text };
+  return errorTextOf(await response.text());
 }

@@ -109,8 +109,15 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByLabel('Verification code').first().click();
   await page.keyboard.type('000000');
+  // No answer: the code typed is kept, to send again.
+  await page.context().route('**/api/v1/auth/email/otp', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
+  await expect(page.getByLabel('Verification code').first()).toHaveValue('0');
+  await page.context().unroute('**/api/v1/auth/email/otp');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('alert')).toHaveText(/The code is not correct|Too many wrong codes/);
+  await expect(page.getByLabel('Verification code').first()).toHaveValue('');
   await checkScreen(page, 'verify-code-wrong');
   await page.getByRole('button', { name: 'Send a new code' }).click();
   await expect(page.getByRole('alert')).toHaveText('A code was sent a moment ago; wait a minute before asking for another');

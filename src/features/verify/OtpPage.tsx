@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { OTP_LENGTH, verificationStatusSchema } from '../../../contract/verification';
 import { callApi } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
@@ -19,8 +20,10 @@ export function OtpPage() {
     action.run(async () => {
       try {
         await callApi(session.connection, 'POST', '/api/v1/auth/email/otp', verificationStatusSchema, { otp: code });
-      } finally {
-        setCode('');
+      } catch (error) {
+        // A code judged (wrong, expired) makes room for the next; one that got no answer is kept to send again.
+        if (error instanceof ApiError && error.status === 400) setCode('');
+        throw error;
       }
       await session.authenticate();
     });
