@@ -8,8 +8,8 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   const failed = outcome === 'failed';
   return (
     <>
-      {/* An open tooltip stays in the page, inside its landmarks, where a portal would sit outside them. */}
-      <Tooltip label={failed ? COPY_FAILED : outcome === 'copied' ? 'Copied' : label} opened={failed || undefined} color={failed ? 'red' : undefined} multiline={failed} w={failed ? 220 : undefined} withinPortal={!failed} withArrow>
+      {/* The tooltip stays in the page, inside its landmarks (a portal would sit outside them), whether hovered or held open. */}
+      <Tooltip label={failed ? COPY_FAILED : outcome === 'copied' ? 'Copied' : label} opened={failed || undefined} color={failed ? 'red' : undefined} multiline={failed} w={failed ? 220 : undefined} withinPortal={false} withArrow>
         <ActionIcon variant="subtle" color={outcome === 'copied' ? 'teal' : failed ? 'red' : 'gray'} aria-label={label} onClick={copy}>
           {outcome === 'copied' ? <CheckIcon size={16} /> : <CopyIcon size={16} />}
         </ActionIcon>
