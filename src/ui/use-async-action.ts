@@ -12,16 +12,19 @@ export function useAsyncAction(description: string) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const running = useRef(false);
-  const run = async (action: () => Promise<void>) => {
-    if (running.current) return;
+  /** Answers whether the action ran and succeeded. */
+  const run = async (action: () => Promise<void>): Promise<boolean> => {
+    if (running.current) return false;
     running.current = true;
     setBusy(true);
     setOutcome(null);
     try {
       await action();
+      return true;
     } catch (error) {
       console.error(`${description} failed`, error);
       setOutcome({ kind: 'error', message: errorMessage(error) });
+      return false;
     } finally {
       running.current = false;
       setBusy(false);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
-import { createService, E2E_URL } from './support/api';
+import { createService, E2E_URL, login, newPerson, verifyThroughApi } from './support/api';
 import { allowClipboardWrites, checkScreen, signIn } from './support/ui';
 
 test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page, context }) => {
@@ -208,4 +208,42 @@ test('Disable, Enable and Regenerate act once however often they are clicked, an
   await page.getByRole('button', { name: 'Enable' }).click();
   await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
   await checkScreen(page, 'admin-service-toggle-failed');
+});
+
+test('what an administrator typed survives their session ending before Create: signed in again, it is back', async ({ page }) => {
+  // An administrator of its own: ending its sessions leaves the shared one alone.
+  const admin = newPerson('drafter');
+  const created = await fetch(`${E2E_URL}/api/v1/admin/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${(await login(E2E_ADMIN)).access}` },
+    body: JSON.stringify({ full_name: admin.name, email: admin.email, password: admin.password, is_admin: true }),
+  });
+  expect(created.status).toBe(200);
+  await verifyThroughApi(admin);
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
+  await signIn(page, admin);
+  const name = `Draft ${Date.now().toString(36)}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Description').fill('Typed before the session ended');
+  await page.getByLabel('Redirect URIs').fill('https://draft.home.lan/callback');
+  await page.getByLabel('Enabled by default').uncheck();
+
+  // Signed out meanwhile from another device ("Sign Out Other Devices"): Create meets a dead session.
+  const elsewhere = await login(admin);
+  expect((await fetch(`${E2E_URL}/api/v1/auth/sessions`, { method: 'DELETE', headers: { authorization: `Bearer ${elsewhere.access}` } })).status).toBe(200);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await signIn(page, admin);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name);
+  await expect(page.getByLabel('Description')).toHaveValue('Typed before the session ended');
+  await expect(page.getByLabel('Redirect URIs')).toHaveValue('https://draft.home.lan/callback');
+  await expect(page.getByLabel('Enabled by default')).not.toBeChecked();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('dialog', { name: 'New Credentials' }).getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('No');
+
+  // Created, the draft is gone: the next form starts empty.
+  await page.getByRole('link', { name: 'Add API Service' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
+  await expect(page.getByLabel('Enabled by default')).toBeChecked();
 });

@@ -18,11 +18,12 @@ export function CreateServicePage() {
     <AdminPage title="Add API Service">
       <ServiceForm
         mode="create"
+        draftId="service-create"
         defaults={NEW_SERVICE_DEFAULTS}
         busy={creating.busy}
         outcome={creating.outcome}
         onSubmit={(value) =>
-          void creating.run(async () => {
+          creating.run(async () => {
             const created = await callApi(session.connection, 'POST', '/api/v1/admin/api-services', createdApiServiceSchema, value);
             setCredentials(created.credentials);
           })

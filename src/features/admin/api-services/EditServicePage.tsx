@@ -23,11 +23,12 @@ export function EditServicePage({ serviceId }: { serviceId: string }) {
       <ServiceForm
         key={service.updated_at}
         mode="edit"
+        draftId={`service-edit-${service.id}`}
         defaults={formValuesOf(service)}
         busy={updating.busy}
         outcome={updating.outcome}
         onSubmit={({ is_active: _enabled, ...value }) =>
-          void updating.run(async () => {
+          updating.run(async () => {
             await callApi(session.connection, 'PUT', path, apiServiceSchema, value);
             reload();
             setUpdated(true);

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
 import type { z } from 'zod';
+import { useFormDraft } from '../../../ui/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
 import { firstError } from '../shared/form-fields';
@@ -17,20 +18,21 @@ const publicClientEffect = (mode: 'create' | 'edit', isPublic: boolean) => {
 };
 
 /** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
-export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue) => void }) {
+export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }: { draftId: string; defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue) => Promise<boolean> }) {
+  const draft = useFormDraft(draftId, defaults);
   const [form, fields] = useForm({
     id: `service-${mode}`,
-    defaultValue: defaults,
+    defaultValue: draft.defaults,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: serviceFormSchema }),
     onSubmit: (event, { submission }) => {
       event.preventDefault();
-      if (submission?.status === 'success') onSubmit(submission.value);
+      if (submission?.status === 'success') void onSubmit(submission.value).then((done) => done && draft.clear());
     },
   });
   return (
-    <form {...getFormProps(form)}>
+    <form {...getFormProps(form)} onChange={draft.save}>
       <Stack gap="md" maw={760}>
         <OutcomeAlert outcome={outcome} />
         <Paper withBorder radius="md" p="lg">
@@ -74,7 +76,7 @@ export function ServiceForm({ defaults, mode, busy, outcome, onSubmit }: { defau
           <Button type="submit" loading={busy}>
             {mode === 'create' ? 'Create' : 'Update'}
           </Button>
-          <ButtonLink to="/admin/api-services" variant="default">
+          <ButtonLink to="/admin/api-services" variant="default" onClick={draft.clear}>
             Cancel
           </ButtonLink>
         </Group>

@@ -5,6 +5,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { adminUserDetailSchema } from '../../../../contract/admin';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
+import { useFormDraft } from '../../../ui/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
@@ -16,8 +17,10 @@ export function CreateUserPage() {
   const session = useSession();
   const navigate = useNavigate();
   const creating = useAsyncAction('Creating the user');
+  const draft = useFormDraft('user-create');
   const [form, fields] = useForm({
     id: 'create-user',
+    defaultValue: draft.defaults,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserFormSchema }),
@@ -27,13 +30,14 @@ export function CreateUserPage() {
       const { repeat_password: _repeat, ...user } = submission.value;
       void creating.run(async () => {
         await callApi(session.connection, 'POST', '/api/v1/admin/users', adminUserDetailSchema, user);
+        draft.clear();
         await navigate({ to: '/admin/users' });
       });
     },
   });
   return (
     <AdminPage title="Add User">
-      <form {...getFormProps(form)}>
+      <form {...getFormProps(form)} onChange={draft.save}>
         <Paper withBorder radius="md" p="lg" maw={560}>
           <Stack gap="sm">
             <OutcomeAlert outcome={creating.outcome} />
@@ -48,7 +52,7 @@ export function CreateUserPage() {
               <Button type="submit" loading={creating.busy}>
                 Create
               </Button>
-              <ButtonLink to="/admin/users" variant="default">
+              <ButtonLink to="/admin/users" variant="default" onClick={draft.clear}>
                 Cancel
               </ButtonLink>
             </Group>

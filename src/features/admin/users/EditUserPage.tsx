@@ -8,6 +8,7 @@ import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contrac
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { useFormDraft } from '../../../ui/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
@@ -26,33 +27,37 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
   const saving = useAsyncAction('Saving the user');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
+  const draft = useFormDraft(`user-edit-${user.id}`, { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') });
   const [form, fields] = useForm({
     id: `edit-user-${user.id}`,
-    defaultValue: { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') },
+    defaultValue: draft.defaults,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: editUserFormSchema }),
     onSubmit: (event, { submission }) => {
       event.preventDefault();
       if (submission?.status !== 'success') return;
-      void saving.run(async () => {
-        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...submission.value, phone_number: submission.value.phone_number ?? null });
-        // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
-        // (no longer an administrator: out of the admin area; a new email: verification).
-        if (user.id === session.state.profile?.id) await session.authenticate();
-        await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
-      });
+      void saving
+        .run(async () => {
+          await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...submission.value, phone_number: submission.value.phone_number ?? null });
+          draft.clear();
+          // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
+          // (no longer an administrator: out of the admin area; a new email: verification).
+          if (user.id === session.state.profile?.id) await session.authenticate();
+          await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
+        });
     },
   });
   const remove = () =>
     saving.run(async () => {
       setConfirmDelete(false);
       await callApi(session.connection, 'DELETE', path, z.object({}));
+      draft.clear();
       await navigate({ to: '/admin/users' });
     });
 
   return (
-    <form {...getFormProps(form)}>
+    <form {...getFormProps(form)} onChange={draft.save}>
       <Paper withBorder radius="md" p="lg" maw={560}>
         <Stack gap="sm">
           <OutcomeAlert outcome={saving.outcome} />
@@ -67,7 +72,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
               <Button type="submit" loading={saving.busy}>
                 Save
               </Button>
-              <ButtonLink to="/admin/users/view/$userId" params={{ userId: user.id }} variant="default">
+              <ButtonLink to="/admin/users/view/$userId" params={{ userId: user.id }} variant="default" onClick={draft.clear}>
                 Cancel
               </ButtonLink>
             </Group>
