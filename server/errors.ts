@@ -93,7 +93,7 @@ export class AppError extends Error {
   static tooManyAttempts(retryAfterSeconds: number) {
     const wait = Math.max(1, Math.ceil(retryAfterSeconds));
     const when = wait <= 60 ? 'in a minute' : `in ${Math.ceil(wait / 60)} minutes`;
-    return new AppError(429, `Too many failed attempts; try again ${when}`, undefined, { 'Retry-After': String(wait) });
+    return new AppError(429, `Too many failed attempts; try again ${when}`, undefined, retryAfter(wait));
   }
   static codeExpired() {
     return new AppError(400, 'The code has expired or was never sent; request a new one');
@@ -105,9 +105,7 @@ export class AppError extends Error {
     return new AppError(400, 'Too many wrong codes; request a new one');
   }
   static resendTooSoon(retryAfterSeconds: number) {
-    return new AppError(429, 'A code was sent a moment ago; wait a minute before asking for another', undefined, {
-      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-    });
+    return new AppError(429, 'A code was sent a moment ago; wait a minute before asking for another', undefined, retryAfter(retryAfterSeconds));
   }
   static codesSentTooOften(retryAfterSeconds: number) {
     return new AppError(429, `Too many codes have been sent; you can ask for a new one ${inTime(retryAfterSeconds)}`, undefined, retryAfter(retryAfterSeconds));
@@ -144,6 +142,7 @@ export class AppError extends Error {
   }
 }
 
+/** Retry-After in whole seconds, at least one. */
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
 
 /** 'in a minute', 'in 40 minutes', 'in 13 hours': a wait rounded up, for refusals that last up to a day. */

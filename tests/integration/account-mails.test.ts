@@ -24,9 +24,8 @@ const ask = (email: string, headers: Record<string, string> = {}) => call(t.app,
 const confirm = (token: string, password: string) => call(t.app, 'POST', '/api/v1/auth/password-reset/confirm', { body: { token, password } });
 const login = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
 const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email));
-// Quoted-printable may fold long lines: undo the soft line breaks first.
-const textsTo = (email: string) => mailsTo(email).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
-const subjectsTo = (email: string) => textsTo(email).map((raw) => /^Subject: (.+)$/m.exec(raw)![1]);
+const textsTo = (email: string) => smtp.textsTo(email);
+const subjectsTo = (email: string) => smtp.subjectsTo(email);
 
 /** The token in the newest reset mail to `email`, once it has arrived (the answer does not wait for it). */
 async function tokenMailedTo(email: string, count = 1): Promise<string> {

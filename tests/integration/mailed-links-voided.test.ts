@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { codeIn, startSmtpSink } from '../support/smtp-sink';
+import { codeIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 // A reset link or a verification code speaks for the address it was mailed to, as things were
 // then: once the password or the address changes, whoever holds one must not use it.
 
-let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+let smtp: SmtpSink;
 let t: TestApp;
 beforeAll(async () => {
   smtp = await startSmtpSink();
@@ -17,8 +17,8 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 const USED_LINK = 'This link has expired or was already used. Ask for a new one.';
-const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email)).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
-const subjectsTo = (email: string) => mailsTo(email).map((raw) => /^Subject: (.+)$/m.exec(raw)![1]);
+const mailsTo = (email: string) => smtp.textsTo(email);
+const subjectsTo = (email: string) => smtp.subjectsTo(email);
 const confirmReset = (token: string, password: string) => call(t.app, 'POST', '/api/v1/auth/password-reset/confirm', { body: { token, password } });
 const login = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
 

@@ -2,11 +2,21 @@ import { SMTPServer } from 'smtp-server';
 
 export type ReceivedMail = { to: string[]; raw: string };
 
+export type SmtpSink = {
+  url: string;
+  mails: ReceivedMail[];
+  /** The raw mails to `email`, oldest first, quoted-printable's soft line breaks undone (it folds long lines). */
+  textsTo(email: string): string[];
+  /** Their subjects. */
+  subjectsTo(email: string): string[];
+  close(): Promise<void>;
+};
+
 /**
  * A real SMTP server, without STARTTLS, that keeps what it receives: on loopback unless `host`
  * names another of this machine's addresses; `acceptAfterMs` makes it a slow relay.
  */
-export async function startSmtpSink(options: { acceptAfterMs?: number; host?: string } = {}): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtpSink(options: { acceptAfterMs?: number; host?: string } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -25,7 +35,14 @@ export async function startSmtpSink(options: { acceptAfterMs?: number; host?: st
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.server.address() as { port: number };
-  return { url: `smtp://${host}:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const textsTo = (email: string) => mails.filter((mail) => mail.to.includes(email)).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
+  return {
+    url: `smtp://${host}:${port}`,
+    mails,
+    textsTo,
+    subjectsTo: (email) => textsTo(email).map((raw) => /^Subject: (.+)$/m.exec(raw)![1]!),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The 6-digit code in a verification mail. */
