@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, SqlBool } from 'kysely';
 import { AUDIT_EVENT_GROUPS, type AuditEvent, type AuditEventGroup, type AuditEventKind } from '../../contract/audit';
 import type { Database } from '../db/database';
-import type { DB } from '../db/schema';
+import { placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
+import type { AuditEventsTable, DB } from '../db/schema';
 import { contains, totalPages } from '../db/sql-search';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { deviceInfoFromUserAgent } from '../sessions/device-info';
@@ -40,20 +41,18 @@ export class AuditLog {
 
   async record(event: AuditRecord, source: AuditSource): Promise<void> {
     const at = this.clock();
-    await this.db
-      .insertInto('audit_events')
-      .values({
-        id: timeOrderedUuid(at),
-        at,
-        kind: event.kind,
-        user_id: event.userId ?? null,
-        actor_id: source.actorId,
-        service_id: event.serviceId ?? null,
-        ip_address: source.client?.ip ?? null,
-        device_info: source.client ? deviceInfoFromUserAgent(source.client.userAgent) : null,
-        detail: event.detail ?? null,
-      })
-      .execute();
+    const row: AuditEventRow = {
+      id: timeOrderedUuid(at),
+      at,
+      kind: event.kind,
+      user_id: event.userId ?? null,
+      actor_id: source.actorId,
+      service_id: event.serviceId ?? null,
+      ip_address: source.client?.ip ?? null,
+      device_info: source.client ? deviceInfoFromUserAgent(source.client.userAgent) : null,
+      detail: event.detail ?? null,
+    };
+    await insertEvent(this.db, rowValues(row, EVENT_COLUMNS));
   }
 
   /** Records what a request did, as its signed-in account from its address, then answers `answer`: a route's last line. */
@@ -153,3 +152,8 @@ function asOwnerSees(event: AuditEvent): AuditEvent {
   const byAdministrator = event.actor_id !== null && event.actor_id !== event.user_id;
   return byAdministrator ? { ...event, actor: null, ip_address: null, device_info: null } : event;
 }
+
+type AuditEventRow = Insertable<AuditEventsTable>;
+const EVENT_COLUMNS = ['id', 'at', 'kind', 'user_id', 'actor_id', 'service_id', 'ip_address', 'device_info', 'detail'] as const;
+// Every sign-in writes one: compiled once (see preparedQuery).
+const insertEvent = preparedQuery((db, value) => db.insertInto('audit_events').values(placeholderRow<AuditEventRow>(value, EVENT_COLUMNS)));

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database';
-import { preparedQueryPerCount } from '../db/prepared-query';
+import { changedRows, firstRow, preparedQuery, preparedQueryPerCount } from '../db/prepared-query';
 import { AppError } from '../errors';
 import { JudgingTurns } from './judging-turns';
 
@@ -92,19 +92,9 @@ export class FailureThrottle {
   }
 
   /** One atomic upsert, so concurrent failures on several replicas all count; answers the window. */
-  private add(key: string, rule: ThrottleRule, now: number): Promise<{ failures: number; window_start: number }> {
-    const windowStartedBefore = now - rule.windowSeconds * 1000;
-    return this.db
-      .insertInto('throttle')
-      .values({ key, window_start: now, failures: 1 })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          failures: sql`case when throttle.window_start <= ${windowStartedBefore} then 1 else throttle.failures + 1 end`,
-          window_start: sql`case when throttle.window_start <= ${windowStartedBefore} then ${now} else throttle.window_start end`,
-        }),
-      )
-      .returning(['failures', 'window_start'])
-      .executeTakeFirstOrThrow();
+  private async add(key: string, rule: ThrottleRule, now: number): Promise<{ failures: number; window_start: number }> {
+    const { rows } = await addFailure(this.db, { key, now, windowStartedBefore: now - rule.windowSeconds * 1000 });
+    return rows[0]!;
   }
 
   /**
@@ -115,11 +105,9 @@ export class FailureThrottle {
    * first, and a "still above 1" condition then skipped it, leaving a failure nobody made).
    */
   async uncount(key: string, windowStart: number): Promise<void> {
-    const current = this.db.deleteFrom('throttle').where('key', '=', key).where('window_start', '=', windowStart);
-    const deleted = await current.where('failures', '<=', 1).executeTakeFirst();
-    if (deleted.numDeletedRows > 0n) return;
-    const left = await this.db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', key).where('window_start', '=', windowStart).returning('failures').executeTakeFirst();
-    if (left && left.failures <= 0) await current.where('failures', '<=', 0).execute();
+    if (changedRows(await deleteSpentRow(this.db, { key, windowStart, atMost: 1 })) > 0) return;
+    const left = firstRow(await takeOneBack(this.db, { key, windowStart }));
+    if (left && left.failures <= 0) await deleteSpentRow(this.db, { key, windowStart, atMost: 0 });
   }
 
   /**
@@ -134,7 +122,7 @@ export class FailureThrottle {
   }
 
   async reset(key: string): Promise<void> {
-    await this.db.deleteFrom('throttle').where('key', '=', key).execute();
+    await forgetKey(this.db, { key });
   }
 }
 
@@ -155,6 +143,28 @@ export class CountedAttempt {
     for (const { key, window_start } of this.counted) await (key === cleared ? this.throttle.clear(key) : this.throttle.uncount(key, window_start));
   }
 }
+
+// Every sign-in and client authentication runs these: compiled once (see preparedQuery).
+const addFailure = preparedQuery((db, value) => {
+  const [now, windowStartedBefore] = [value<number>('now'), value<number>('windowStartedBefore')];
+  return db
+    .insertInto('throttle')
+    .values({ key: value<string>('key'), window_start: now, failures: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        failures: sql`case when throttle.window_start <= ${windowStartedBefore} then 1 else throttle.failures + 1 end`,
+        window_start: sql`case when throttle.window_start <= ${windowStartedBefore} then ${now} else throttle.window_start end`,
+      }),
+    )
+    .returning(['failures', 'window_start']);
+});
+const deleteSpentRow = preparedQuery((db, value) =>
+  db.deleteFrom('throttle').where('key', '=', value<string>('key')).where('window_start', '=', value<number>('windowStart')).where('failures', '<=', value<number>('atMost')),
+);
+const takeOneBack = preparedQuery((db, value) =>
+  db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', value<string>('key')).where('window_start', '=', value<number>('windowStart')).returning('failures'),
+);
+const forgetKey = preparedQuery((db, value) => db.deleteFrom('throttle').where('key', '=', value<string>('key')));
 
 // Every client authentication reads its key first: compiled once per key count.
 const throttleRows = preparedQueryPerCount((db, value, count) =>

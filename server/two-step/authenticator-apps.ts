@@ -1,5 +1,6 @@
 import { RECOVERY_CODE_PATTERN, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../contract/two-step';
 import type { Database } from '../db/database';
+import { firstRow, preparedQuery } from '../db/prepared-query';
 import { AppError } from '../errors';
 import type { NoticeTo, Notify } from '../mail/security-notice';
 import { twoStepNotice, type TwoStepChange } from '../mail/two-step-mail';
@@ -87,7 +88,7 @@ export class AuthenticatorApps {
 
   /** Checks a sign-in's code, after its password was right. An accepted code is used up at once. */
   async checkSignIn(person: Person, code: string | undefined): Promise<SignInCheck> {
-    const app = await this.db.selectFrom('authenticator_apps').select(['secret', 'last_used_step']).where('user_id', '=', person.id).executeTakeFirst();
+    const app = firstRow(await appOfUser(this.db, { userId: person.id }));
     if (!app) return 'not-needed';
     if (code === undefined) return 'missing';
     if (RECOVERY_CODE_PATTERN.test(code)) return this.useRecoveryCode(person, code);
@@ -120,3 +121,6 @@ async function replaceRecoveryCodes(tx: Database, userId: string, codes: string[
     .values(codes.map((code) => ({ user_id: userId, code_hash: hashRecoveryCode(code) })))
     .execute();
 }
+
+// Every sign-in reads it: compiled once (see preparedQuery).
+const appOfUser = preparedQuery((db, value) => db.selectFrom('authenticator_apps').select(['secret', 'last_used_step']).where('user_id', '=', value<string>('userId')));
