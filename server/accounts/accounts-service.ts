@@ -189,9 +189,7 @@ export class AccountsService {
       throw AppError.invalidCredentials();
     }
     await this.options.audit.record({ kind: 'signed-in', userId: user.id, detail: amr }, { actorId: user.id, client });
-    // Only to an address its owner proved: anyone may register with someone else's, and then
-    // each sign-in from a browser of another kind would mail them.
-    if (tokens.newDevice && user.email_verified === 1) this.options.notify(user, newDeviceNotice(describeDevice(tokens.newDevice), client.ip, this.clock()));
+    if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(tokens.newDevice), client.ip, this.clock()));
     return {
       id: user.id,
       full_name: user.full_name,

@@ -15,10 +15,15 @@ export function securityNoticeMail(to: string, name: string, { subject, what, if
   return { to, subject, text, html };
 }
 
-export type NoticeTo = { id: string; email: string; full_name: string };
+export type NoticeTo = { id: string; email: string; full_name: string; email_verified: number };
 export type Notify = (person: NoticeTo, notice: Notice) => void;
 
-/** Sends a notice without waiting for it: the change is made whether or not the mail goes out. */
+/**
+ * Sends a notice without waiting for it: the change is made whether or not the mail goes out.
+ * Only to an address its owner proved (as Keycloak's mail events do): anyone may register with
+ * someone else's address, and each change they made would then mail that person.
+ */
 export const noticeSender = (mailer: Mailer, log: FastifyBaseLogger): Notify => (person, notice) => {
+  if (person.email_verified !== 1) return;
   mailer.send(securityNoticeMail(person.email, person.full_name, notice)).catch((error: unknown) => log.error({ err: error, userId: person.id, subject: notice.subject }, 'a security notice could not be sent'));
 };

@@ -6,7 +6,7 @@ import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { resetLinkFor } from '../e2e/support/api';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { startSmtpSink } from '../support/smtp-sink';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -26,6 +26,12 @@ const login = (email: string, password: string) => call(t.app, 'POST', '/api/v1/
 const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email));
 const textsTo = (email: string) => smtp.textsTo(email);
 const subjectsTo = (email: string) => smtp.subjectsTo(email);
+/** A new account whose owner proved the address (no notice goes to one not proved). */
+const verifiedUser = async (overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+  const user = await registerAndLogin(t.app, overrides, headers);
+  await proveEmail(t.db, user.id);
+  return user;
+};
 
 /** The token in the newest reset mail to `email`, once it has arrived (the answer does not wait for it). */
 async function tokenMailedTo(email: string, count = 1): Promise<string> {
@@ -154,8 +160,8 @@ describe('password reset by mail', () => {
 
 describe('the owner is mailed whenever their password changes (ASVS 2.2.3)', () => {
   it('by themselves, by a mailed link, or by an administrator, each told apart', async () => {
-    const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
-    const user = await registerAndLogin(t.app);
+    const admin = await verifiedUser({ full_name: 'Ada Admin' });
+    const user = await verifiedUser();
 
     const changed = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } });
     expect(changed.status).toBe(200);
@@ -176,13 +182,23 @@ describe('the owner is mailed whenever their password changes (ASVS 2.2.3)', () 
   });
 
   it('says nothing when the change is refused', async () => {
-    const user = await registerAndLogin(t.app);
+    const user = await verifiedUser();
     const wrong = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: 'Not-mine-1', password: 'Changed-it1' } });
     const weak = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'short' } });
     expect([wrong.body.error, weak.status]).toEqual(['The current password is wrong', 400]);
     // A change that did happen is mailed at once; give a wrong one the same time to show up.
     await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } });
     await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed']);
+  });
+
+  it('mails no address its owner has not proved: anyone may register with someone else\'s', async () => {
+    const admin = await verifiedUser({ full_name: 'Ada Admin' });
+    const user = await registerAndLogin(t.app);
+    expect((await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } })).status).toBe(200);
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}/password`, { token: admin.access, body: { password: 'Admin-set33' } })).status).toBe(200);
+    await proveEmail(t.db, user.id);
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}/password`, { token: admin.access, body: { password: 'Admin-set44' } })).status).toBe(200);
+    await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed by an administrator']);
   });
 });
 
@@ -191,15 +207,8 @@ describe('the owner is mailed when their account signs in from a new device (ASV
   const signIn = (user: { email: string; password: string }, userAgent: string, ip = '192.0.2.10') =>
     call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { 'user-agent': userAgent, 'x-forwarded-for': ip } });
 
-  /** A registered account whose owner proved the address (no notice goes to one not proved). */
-  const verifiedUser = async () => {
-    const user = await registerAndLogin(t.app, {}, { 'user-agent': FIREFOX });
-    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', user.id).execute();
-    return user;
-  };
-
   it('but not for the first sign-in, one from a browser seen lately, nor a browser update', async () => {
-    const user = await verifiedUser();
+    const user = await verifiedUser({}, { 'user-agent': FIREFOX });
     expect((await signIn(user, FIREFOX)).status).toBe(200);
     expect((await signIn(user, FIREFOX.replaceAll('131.0', '133.0'))).status).toBe(200);
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -217,7 +226,7 @@ describe('the owner is mailed when their account signs in from a new device (ASV
     const windowsChrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
     for (const agent of [windowsChrome, 'curl/8.5']) expect((await signIn(user, agent)).status).toBe(200);
-    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', user.id).execute();
+    await proveEmail(t.db, user.id);
     expect((await signIn(user, iphone)).status).toBe(200);
     await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -225,7 +234,7 @@ describe('the owner is mailed when their account signs in from a new device (ASV
   });
 
   it('says nothing of a refused sign-in', async () => {
-    const user = await verifiedUser();
+    const user = await verifiedUser({}, { 'user-agent': FIREFOX });
     expect((await signIn({ ...user, password: 'Wrong-pass1' }, 'curl/8.5')).status).toBe(401);
     expect((await signIn(user, 'curl/8.5')).status).toBe(200);
     await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);

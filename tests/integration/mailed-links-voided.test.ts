@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codeIn, startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 // A reset link or a verification code speaks for the address it was mailed to, as things were
 // then: once the password or the address changes, whoever holds one must not use it.
@@ -57,6 +57,7 @@ describe('an administrator changing the email address', () => {
     expect((await call(t.app, 'POST', '/api/v1/auth/email', { token: user.access, body: {} })).status).toBe(200);
     const oldCode = codeIn(mailsTo(user.email).at(-1)!);
     const oldLink = await resetToken(user.email);
+    await proveEmail(t.db, user.id); // as if by another code: only a proved address is told of changes
 
     const moved = `moved.${user.email}`;
     const person = (await call(t.app, 'GET', `/api/v1/admin/users/${user.id}`, { token: admin.access })).body;
@@ -79,5 +80,10 @@ describe('an administrator changing the email address', () => {
     expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: { ...edit, full_name: 'Sam Stayed' } })).status).toBe(200);
     expect((await confirmReset(kept, 'Reset-kept5')).status).toBe(200);
     expect(subjectsTo(user.email).filter((subject) => subject === 'Your Home Guard email address was changed')).toHaveLength(1);
+
+    // The new address is not proved yet: moving the account on tells it nothing.
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: { ...edit, email: `again.${user.email}` } })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(subjectsTo(moved)).not.toContain('Your Home Guard email address was changed');
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { startSmtpSink } from '../support/smtp-sink';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -214,6 +214,7 @@ describe('two-step sign-in', () => {
     try {
       const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
       const user = await registerAndLogin(t.app);
+      for (const person of [admin, user]) await proveEmail(t.db, person.id);
       const subjects = () => smtp.mails.filter((mail) => mail.to.includes(user.email)).map((mail) => /^Subject: (.+)$/m.exec(mail.raw)![1]);
       const codes: string[] = [];
       await turnOn(user, codes);
