@@ -23,6 +23,9 @@ const UNAUTHENTICATED_PATHS = new Set([
   '/api/v1/oauth/userinfo',
 ]);
 
+/** How long signing out waits for the server to end the session (under the page's 8 s check on the worker). */
+export const LOGOUT_WAIT_MS = 5_000;
+
 /**
  * Whether the broker sends this request with the active account's bearer: a same-origin API call
  * made by the app itself. Never a navigation or a no-cors request (a link, form, image or script
@@ -241,12 +244,17 @@ export class Broker implements BrokerApi {
     });
   }
 
-  /** Ends a session on the server (best effort: offline, it simply expires). */
+  /**
+   * Ends a session on the server (best effort: offline, it simply expires). Waited for at most
+   * LOGOUT_WAIT_MS: a server or proxy that never answers kept the account on the device, and the
+   * person signed in, for as long as the connection stayed open.
+   */
   private async endSession(refreshToken: string): Promise<void> {
     await fetch(`${this.origin}/api/v1/auth/logout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
       body: '{}',
+      signal: AbortSignal.timeout(LOGOUT_WAIT_MS),
     }).catch(() => undefined);
   }
 

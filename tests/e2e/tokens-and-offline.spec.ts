@@ -147,6 +147,34 @@ test('signing out while a refresh is on its way ends the session, and the refres
   expect((await refreshWith(newest)).status).toBe(401);
 });
 
+test('a server that never answers the sign-out does not keep the person signed in: Sign Out shows it is busy, then the device forgets the account', async ({ page, context }) => {
+  const person = await verifiedPerson('stalled-signout');
+  await signInToHome(page, person);
+  await controlled(page);
+  let logouts = 0;
+  await context.route('**/api/v1/auth/logout', () => {
+    logouts += 1; // never answered
+  });
+  const signInPage = page.getByRole('heading', { name: 'Sign In' });
+
+  // From the account menu: it stays open, its item busy, until the device has let go.
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const menuItem = page.getByRole('menuitem', { name: 'Sign Out' });
+  await menuItem.click();
+  await expect(menuItem).toBeDisabled();
+  await expect(signInPage).toBeVisible({ timeout: 10_000 });
+  expect(await savedAccounts(page)).toBe(0);
+
+  // From Home's button: loading, then the same.
+  await signIn(page, person);
+  const button = page.getByRole('button', { name: 'Sign Out' });
+  await button.click();
+  await expect(button).toHaveAttribute('data-loading', 'true');
+  await expect(signInPage).toBeVisible({ timeout: 10_000 });
+  expect(await savedAccounts(page)).toBe(0);
+  expect(logouts).toBe(2);
+});
+
 test('a sign-in request for an unknown service, from any site, gets no token and rotates none', async ({ page, context }) => {
   const person = await verifiedPerson('outside-link');
   await signInToHome(page, person);

@@ -1,8 +1,10 @@
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { useSession } from '../../app/session-context';
+import { useSignOut } from '../../app/use-sign-out';
 import { AccountAvatar } from '../../ui/AccountAvatar';
 import { LogoutIcon } from '../../ui/icons';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { LauncherSection } from './LauncherSection';
 
 /** The profile welcome panel (spec §2), and below it the services the person can open. */
@@ -10,6 +12,7 @@ export function HomePage() {
   const session = useSession();
   const { profile, activeAccount } = useSnapshot(session.state);
   const name = profile?.full_name ?? activeAccount?.label ?? '';
+  const signingOut = useSignOut();
   return (
     <Stack align="center" gap="xl" py={{ base: 'md', sm: 48 }}>
       <Paper withBorder radius="lg" p={{ base: 'lg', sm: 40 }} w="100%" maw={620} shadow="xs">
@@ -21,9 +24,10 @@ export function HomePage() {
           <Text c="dimmed" maw={440}>
             Manage your info, private and security to make Home Guard work better for you.
           </Text>
-          <Button variant="light" color="red" leftSection={<LogoutIcon size={16} />} onClick={() => void session.signOut()}>
+          <Button variant="light" color="red" leftSection={<LogoutIcon size={16} />} loading={signingOut.busy} onClick={signingOut.signOut}>
             Sign Out
           </Button>
+          <OutcomeAlert outcome={signingOut.outcome} />
         </Stack>
       </Paper>
       <LauncherSection />

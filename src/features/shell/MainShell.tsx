@@ -1,10 +1,11 @@
-import { AppShell, Group, Menu, NavLink, ScrollArea, Stack, Tabs, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Group, Loader, Menu, NavLink, ScrollArea, Stack, Tabs, Text, UnstyledButton } from '@mantine/core';
 import { useElementSize, useMediaQuery, useMergedRef } from '@mantine/hooks';
 import { Link, Outlet, useLocation, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
 import { AppNotices, useNoticesInShell } from '../../app/Notices';
 import { useSession } from '../../app/session-context';
+import { useSignOut } from '../../app/use-sign-out';
 import { AccountAvatar } from '../../ui/AccountAvatar';
 import { LogoutIcon, SwitchIcon } from '../../ui/icons';
 import { Logo } from '../../ui/Logo';
@@ -14,8 +15,10 @@ function AccountMenu() {
   const session = useSession();
   const { activeAccount, profile } = useSnapshot(session.state);
   const name = profile?.full_name ?? activeAccount?.label ?? '';
+  const signingOut = useSignOut();
+  // Kept open while signing out, and afterwards when it failed, to say so; a new opening starts clean.
   return (
-    <Menu position="bottom-end" width={240} withinPortal>
+    <Menu position="bottom-end" width={240} withinPortal onOpen={signingOut.forgetOutcome}>
       <Menu.Target>
         <UnstyledButton aria-label={name ? `${name}, account menu` : 'Account menu'}>
           <Group gap="xs" wrap="nowrap">
@@ -31,9 +34,14 @@ function AccountMenu() {
         <Menu.Item leftSection={<SwitchIcon size={16} />} onClick={() => void session.chooseAnotherAccount()}>
           Switch account
         </Menu.Item>
-        <Menu.Item color="red" leftSection={<LogoutIcon size={16} />} onClick={() => void session.signOut()}>
+        <Menu.Item color="red" leftSection={signingOut.busy ? <Loader size={16} color="red" /> : <LogoutIcon size={16} />} closeMenuOnClick={false} disabled={signingOut.busy} onClick={signingOut.signOut}>
           Sign Out
         </Menu.Item>
+        {signingOut.outcome && (
+          <Text role="alert" size="xs" c="red" px="sm" py={6}>
+            {signingOut.outcome.message}
+          </Text>
+        )}
       </Menu.Dropdown>
     </Menu>
   );
