@@ -118,9 +118,10 @@ test.describe('with 15-second sessions', () => {
   });
 });
 
-test('a revoke button is disabled while its request is in flight, then the page reloads', async ({ browser }) => {
+test('a revoke button is disabled while its request is in flight, another row\'s too, then the page reloads', async ({ browser }) => {
   const person = newPerson('inflight');
   await register(person);
+  await login(person);
   await login(person);
   // Without a service worker the page's own requests can be held back here.
   const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -140,9 +141,16 @@ test('a revoke button is disabled while its request is in flight, then the page 
   const button = row.getByRole('button', { name: 'Revoke' });
   await button.click();
   await expect(button).toBeDisabled();
+  // A second row revoked meanwhile: both stay marked until their own answers come.
+  const second = page.getByRole('row').nth(2);
+  await second.getByRole('button', { name: 'Revoke' }).click();
+  await expect(second.getByRole('button', { name: 'Revoke' })).toBeDisabled();
+  await expect(button).toBeDisabled();
   release();
-  await expect(row.getByText('Inactive')).toBeVisible();
-  await expect(row).not.toContainText('never'); // Revoked At now has its date
+  for (const revoked of [row, second]) {
+    await expect(revoked.getByText('Inactive')).toBeVisible();
+    await expect(revoked).not.toContainText('never'); // Revoked At now has its date
+  }
   await context.close();
 });
 

@@ -31,11 +31,12 @@ export function SessionStatus({ session }: { session: SessionRow }) {
 /** A paged session table with per-row revoke; after every revoke attempt the page reloads. */
 export function SessionsTable<T extends SessionRow>({ label, rows, loading, columns, revokePath, onRevoked }: { label: string; rows: T[] | undefined; loading: boolean; columns: Array<Column<T>>; revokePath: string; onRevoked: () => void }) {
   const session = useSession();
-  const [revoking, setRevoking] = useState<string | null>(null);
+  // Each row's revoke runs on its own: a second row revoked meanwhile keeps the first one marked.
+  const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set());
   // Spec §8 only logs a failed revoke; said on screen too, or the button would seem to do nothing.
   const [failure, setFailure] = useState<Outcome>(null);
   const revoke = async (id: string) => {
-    setRevoking(id);
+    setRevoking((ids) => new Set(ids).add(id));
     setFailure(null);
     try {
       await callApi(session.connection, 'PATCH', `${revokePath}/${id}`, z.object({}));
@@ -43,7 +44,7 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
       console.error('Revoking the session failed', error);
       setFailure({ kind: 'error', message: `The session was not revoked: ${errorMessage(error)}` });
     } finally {
-      setRevoking(null);
+      setRevoking((ids) => new Set([...ids].filter((other) => other !== id)));
       onRevoked();
     }
   };
@@ -57,7 +58,7 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
       header: 'Actions',
       // Disabled while its revoke runs (spec §2), and once revoked: there is nothing left to end.
       cell: (s) => (
-        <Button size="xs" color="red" variant="filled" disabled={revoking === s.id || s.revoked_at !== null} loading={revoking === s.id} onClick={() => void revoke(s.id)}>
+        <Button size="xs" color="red" variant="filled" disabled={revoking.has(s.id) || s.revoked_at !== null} loading={revoking.has(s.id)} onClick={() => void revoke(s.id)}>
           Revoke
         </Button>
       ),
