@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSession } from '../app/session-context';
 
 const PREFIX = 'guard-draft:';
 // Long enough to sign in again and come back; a draft older than this is not the person's intent any more.
@@ -9,12 +10,22 @@ type Draft = { at: number; values: Record<string, string> };
 /**
  * What a form held, kept in this tab while it is typed in, so that nothing typed is lost when the
  * page goes away unsubmitted: a session that ended makes the guards send the person to sign in,
- * and back. The form starts from the draft (over its defaults) until a submission succeeds or the
- * person cancels. Passwords are never kept.
+ * and back (a reload keeps it too). The form starts from the draft (over its defaults) until a
+ * submission succeeds, or the person cancels or leaves for another page. Passwords are never kept.
  */
 export function useFormDraft(id: string, defaults: Record<string, string> = {}) {
   const key = PREFIX + id;
+  const session = useSession();
   const [initial] = useState(() => ({ ...defaults, ...read(key) }));
+  // Left for another page, the form was given up: opened again, it starts from what is saved, not
+  // from old typing over it. Left because the session ended, the draft waits for the way back.
+  useEffect(
+    () => () => {
+      const { signInRequired, activeAccount } = session.state;
+      if (!signInRequired && activeAccount) sessionStorage.removeItem(key);
+    },
+    [key, session],
+  );
   return {
     defaults: initial,
     save: (event: FormEvent<HTMLFormElement>) => write(key, event.currentTarget),

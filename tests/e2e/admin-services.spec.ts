@@ -246,4 +246,11 @@ test('what an administrator typed survives their session ending before Create: s
   await page.getByRole('link', { name: 'Add API Service' }).click();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Enabled by default')).toBeChecked();
+
+  // Left for another page, what was typed is given up: opened again, the form starts empty.
+  await page.getByLabel('Name', { exact: true }).fill('Given up');
+  await page.getByRole('link', { name: 'Users', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
 });
