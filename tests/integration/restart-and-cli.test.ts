@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { httpJson, runTs, startServerProcess, type ServerProcess } from '../support/server-process';
+import { codeIn } from '../support/smtp-sink';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 let database: TestDatabase;
@@ -20,11 +21,12 @@ beforeEach(async () => {
   database = await createTestDatabase();
 });
 
-/** The subjects of the mails written to the outbox (no SMTP_URL here), by the server or the command line. */
-const outboxSubjects = () => {
+/** The mails written to the outbox (no SMTP_URL here), by the server or the command line, and their subjects. */
+const outboxMails = () => {
   const outbox = path.join(database.dataDir, 'outbox');
-  return readdirSync(outbox).map((file) => /^Subject: (.+)$/m.exec(readFileSync(path.join(outbox, file), 'utf8'))![1]);
+  return readdirSync(outbox).map((file) => readFileSync(path.join(outbox, file), 'utf8'));
 };
+const outboxSubjects = () => outboxMails().map((mail) => /^Subject: (.+)$/m.exec(mail)![1]);
 afterEach(async () => {
   await server?.stop('SIGKILL');
   server = undefined;
@@ -94,6 +96,10 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     expect(otherDevice.status).toBe(200);
     const profile = await httpJson(`${server.url}/api/v1/auth/profile`, { token: first.body.access });
     expect(profile.body.is_admin).toBe(true);
+    // The owner proves the address (notices go only to a proved one), with the code from the outbox.
+    expect((await httpJson(`${server.url}/api/v1/auth/email`, { method: 'POST', token: first.body.access, body: {} })).status).toBe(200);
+    const otp = codeIn(outboxMails().find((mail) => mail.includes('verification code is'))!);
+    expect((await httpJson(`${server.url}/api/v1/auth/email/otp`, { method: 'POST', token: first.body.access, body: { otp } })).status).toBe(200);
 
     // The password comes from standard input here, as from a pipe.
     const reset = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'Changed456\n');
