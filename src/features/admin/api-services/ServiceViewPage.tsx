@@ -49,7 +49,8 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
           <ButtonLink to="/admin/api-services" variant="default">
             Back
           </ButtonLink>
-          <Button variant="light" color={service.is_active ? 'red' : 'green'} loading={action.busy} onClick={() => void toggle()}>
+          {/* A double click's second click (detail 2) is left out: the first one's answer may be back already, and it would toggle back. */}
+          <Button variant="light" color={service.is_active ? 'red' : 'green'} loading={action.busy} onClick={(event) => (event.detail < 2 ? void toggle() : undefined)}>
             {service.is_active ? 'Disable' : 'Enable'}
           </Button>
           <ButtonLink to="/admin/api-services/edit/$serviceId" params={{ serviceId: service.id }}>
