@@ -92,6 +92,14 @@ export const apiServiceListSchema = z.object({ items: z.array(apiServiceSchema) 
 export const credentialsSchema = z.object({ client_id: z.string(), client_secret: z.string().nullable() });
 export const createdApiServiceSchema = z.object({ id: z.string(), credentials: credentialsSchema });
 
+/**
+ * Optional on POST /api/v1/admin/api-services: a creation sent again with the same key, after an
+ * answer that was lost, gets the service the first one made (with a new secret: nobody saw the
+ * first) instead of making a second one.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const idempotencyKeySchema = z.string().regex(/^[\w-]{16,100}$/, 'must be 16 to 100 letters, digits, - or _');
+
 /** GET /api/v1/api-services/client/{clientId}: what anyone may know of a service. */
 export const publicServiceSchema = z.object({ name: z.string(), icon_url: z.string().nullable(), scopes: z.array(z.string()) });
 

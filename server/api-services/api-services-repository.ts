@@ -44,6 +44,10 @@ export class ApiServicesRepository {
     return this.db.selectFrom('api_services').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  findByCreationKey(creationKey: string): Promise<ApiServiceRow | undefined> {
+    return this.db.selectFrom('api_services').selectAll().where('creation_key', '=', creationKey).executeTakeFirst();
+  }
+
   async findByClientId(clientId: string): Promise<ApiServiceRow | undefined> {
     return firstRow(await serviceByClientId(this.db, { clientId }));
   }

@@ -2,10 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { apiServiceInputSchema, ApiService } from '../../contract/services';
 import { AppError } from '../errors';
-import { type ApiServicesRepository, toApiService } from './api-services-repository';
+import { isUniqueViolation } from '../accounts/users-repository';
+import { type ApiServiceRow, type ApiServicesRepository, toApiService } from './api-services-repository';
 import { hashClientSecret, newClientId, newClientSecret } from './client-secrets';
 
 type ApiServiceInput = z.output<typeof apiServiceInputSchema>;
+type CreatedService = { id: string; credentials: { client_id: string; client_secret: string | null }; repeated: boolean };
+
+/** How long a creation sent again gets the service it made (see repeatedCreation). */
+const REPEAT_WITHIN_MS = 60 * 60_000;
 
 /** Services (OpenID Connect clients) as administrators manage them. */
 export class ApiServicesService {
@@ -24,33 +29,59 @@ export class ApiServicesService {
     return toApiService(row);
   }
 
-  /** Creates a service; its secret is returned this once and kept only as a hash. A public client is given none. */
-  async create(input: ApiServiceInput): Promise<{ id: string; credentials: { client_id: string; client_secret: string | null } }> {
+  /**
+   * Creates a service; its secret is returned this once and kept only as a hash. A public client is
+   * given none. With a `creationKey` (an Idempotency-Key) used before, the service made then is
+   * answered instead (see repeatedCreation).
+   */
+  async create(input: ApiServiceInput, creationKey?: string): Promise<CreatedService> {
+    const made = creationKey === undefined ? undefined : await this.services.findByCreationKey(creationKey);
+    if (made) return this.repeatedCreation(made, input);
     const now = this.clock();
     const id = randomUUID();
     const clientId = newClientId();
     const secret = newClientSecret();
-    await this.services.insert({
-      id,
-      name: input.name,
-      description: input.description,
-      client_id: clientId,
-      client_secret_hash: hashClientSecret(secret),
-      redirect_uris: JSON.stringify(input.redirect_uris),
-      post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
-      scopes: JSON.stringify([...new Set(input.scopes)]),
-      grant_types: JSON.stringify([...new Set(input.grant_types)]),
-      is_active: input.is_active === false ? 0 : 1,
-      icon_url: input.icon_url ?? null,
-      launch_url: input.launch_url ?? null,
-      id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
-      allowed_groups: JSON.stringify(input.allowed_groups ?? []),
-      require_two_step: input.require_two_step ? 1 : 0,
-      public_client: input.public_client ? 1 : 0,
-      created_at: now,
-      updated_at: now,
-    });
-    return { id, credentials: { client_id: clientId, client_secret: input.public_client ? null : secret } };
+    try {
+      await this.services.insert({
+        id,
+        name: input.name,
+        description: input.description,
+        client_id: clientId,
+        client_secret_hash: hashClientSecret(secret),
+        redirect_uris: JSON.stringify(input.redirect_uris),
+        post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
+        scopes: JSON.stringify([...new Set(input.scopes)]),
+        grant_types: JSON.stringify([...new Set(input.grant_types)]),
+        is_active: input.is_active === false ? 0 : 1,
+        icon_url: input.icon_url ?? null,
+        launch_url: input.launch_url ?? null,
+        id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
+        allowed_groups: JSON.stringify(input.allowed_groups ?? []),
+        require_two_step: input.require_two_step ? 1 : 0,
+        public_client: input.public_client ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+        creation_key: creationKey ?? null,
+      });
+    } catch (error) {
+      // The same creation, sent again while the first was still being made: the first one won.
+      const first = creationKey !== undefined && isUniqueViolation(error) ? await this.services.findByCreationKey(creationKey) : undefined;
+      if (first) return this.repeatedCreation(first, input);
+      throw error;
+    }
+    return { id, credentials: { client_id: clientId, client_secret: input.public_client ? null : secret }, repeated: false };
+  }
+
+  /**
+   * A creation sent again, its answer lost on the way: the service it made, with a new secret
+   * (nobody saw the first, which stops working). Within an hour and for the same name only: a key
+   * sent later, or with another name, is refused rather than taken to mean this service, whose
+   * secret may be in use by then.
+   */
+  private async repeatedCreation(made: ApiServiceRow, input: ApiServiceInput): Promise<CreatedService> {
+    if (this.clock() - made.created_at > REPEAT_WITHIN_MS || made.name !== input.name) throw AppError.creationKeyUsed();
+    const credentials = made.public_client === 1 ? { client_id: made.client_id, client_secret: null } : await this.regenerateSecret(made.id);
+    return { id: made.id, credentials, repeated: true };
   }
 
   async update(id: string, input: ApiServiceInput): Promise<ApiService> {

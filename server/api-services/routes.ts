@@ -9,10 +9,13 @@ import {
   apiServiceSchema,
   createdApiServiceSchema,
   credentialsSchema,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeySchema,
   listQuerySchema,
   publicServiceSchema,
 } from '../../contract/services';
 import type { AuditEventKind } from '../../contract/audit';
+import { AppError } from '../errors';
 import type { Services } from '../services';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -30,8 +33,14 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     services.audit.recordedAnswer(request, { kind, serviceId: service.id, detail: service.name }, answer);
 
   app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema, response: { 200: createdApiServiceSchema, ...errors } } }, async (request) => {
-    const created = await apiServices.create(request.body);
-    return recorded(request, 'service-created', { id: created.id, name: request.body.name }, created);
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+    const creationKey = key === undefined ? undefined : idempotencyKeySchema.safeParse(key);
+    if (creationKey?.success === false) throw AppError.validation(IDEMPOTENCY_KEY_HEADER, creationKey.error.issues[0]?.message ?? 'is not valid');
+    const { repeated, ...created } = await apiServices.create(request.body, creationKey?.data);
+    const service = { id: created.id, name: request.body.name };
+    if (!repeated) return recorded(request, 'service-created', service, created);
+    // Sent again: what changed now is the secret (a public client's answer changes nothing).
+    return created.credentials.client_secret === null ? created : recorded(request, 'service-credentials-regenerated', service, created);
   });
 
   app.get('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, response: { 200: apiServiceSchema, ...errors } } }, async (request) =>

@@ -150,6 +150,8 @@ export interface ApiServicesTable {
   require_two_step: ColumnType<Flag, Flag | undefined, Flag>;
   /** 1: a public client (RFC 6749 §2.1), with no secret; it must use PKCE. Its client_secret_hash is of a secret nobody was given. */
   public_client: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The Idempotency-Key it was created with (unique), to find it when that creation is sent again. */
+  creation_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One per successful code exchange: what a service holds on behalf of a user. */

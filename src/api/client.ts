@@ -8,11 +8,11 @@ type Fetcher = Pick<BrokerConnection, 'fetch'>;
  * A first-party API call with the active account's token (attached by the broker). JSON in and
  * out; an answer other than 200/201 throws an ApiError carrying the spec's message.
  */
-export async function callApi<T>(broker: Fetcher, method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
-  const init: RequestInit = { method };
+export async function callApi<T>(broker: Fetcher, method: string, path: string, schema: z.ZodType<T>, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const init: RequestInit = { method, headers };
   if (body instanceof FormData) init.body = body;
   else {
-    init.headers = { 'content-type': 'application/json' };
+    init.headers = { ...headers, 'content-type': 'application/json' };
     init.body = body === undefined ? (method === 'GET' ? null : '{}') : JSON.stringify(body);
   }
   const response = await broker.fetch(path, init);

@@ -210,6 +210,40 @@ test('Disable, Enable and Regenerate act once however often they are clicked, an
   await checkScreen(page, 'admin-service-toggle-failed');
 });
 
+test('Create clicked again after its answer was lost makes one service, whose secret is the one shown', async ({ page, context }) => {
+  let sent = 0;
+  await context.route('**/api/v1/admin/api-services', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    sent += 1;
+    if (sent > 1) return route.continue();
+    await route.fetch(); // the server makes the service; its answer never arrives
+    await route.abort('internetdisconnected');
+  });
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
+  await signIn(page, E2E_ADMIN);
+  const name = `Lost answer ${Date.now().toString(36)}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Description').fill('Its first answer is lost');
+  await page.getByLabel('Redirect URIs').fill('https://lost.home.lan/callback');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
+  await page.getByRole('button', { name: 'Create' }).click();
+
+  const modal = page.getByRole('dialog', { name: 'New Credentials' });
+  const clientId = await modal.getByLabel('Client ID', { exact: true }).inputValue();
+  const secret = await modal.getByLabel('Client Secret', { exact: true }).inputValue();
+  await modal.getByRole('button', { name: 'Close', exact: true }).click();
+  expect(sent).toBe(2);
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toHaveCount(1);
+  // The secret shown works: the token endpoint takes it (the code is wrong, the client is not).
+  const token = await fetch(`${E2E_URL}/api/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${clientId}:${secret}`)}` },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: 'no-such-code', redirect_uri: 'https://lost.home.lan/callback' }),
+  });
+  expect(((await token.json()) as { error: string }).error).toBe('invalid_grant');
+});
+
 test('what an administrator typed survives their session ending before Create: signed in again, it is back', async ({ page }) => {
   // An administrator of its own: ending its sessions leaves the shared one alone.
   const admin = newPerson('drafter');

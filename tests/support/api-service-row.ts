@@ -21,6 +21,7 @@ export const apiServiceRow = (id: string): ApiServiceRow => ({
   public_client: 0,
   created_at: 1,
   updated_at: 1,
+  creation_key: null,
 });
 
 /** A fresh test database of `kind` holding services a and b; `close` destroys it. */

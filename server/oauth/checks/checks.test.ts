@@ -35,6 +35,7 @@ const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   public_client: 0,
   created_at: 0,
   updated_at: 0,
+  creation_key: null,
   ...overrides,
 });
 

@@ -1,19 +1,27 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { createdApiServiceSchema } from '../../../../contract/services';
+import { useRef, useState } from 'react';
+import { createdApiServiceSchema, IDEMPOTENCY_KEY_HEADER } from '../../../../contract/services';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
 import { CredentialsModal, type Credentials } from './CredentialsModal';
 import { NEW_SERVICE_DEFAULTS } from './service-form';
-import { ServiceForm } from './ServiceForm';
+import { ServiceForm, type ServiceFormValue } from './ServiceForm';
 
 export function CreateServicePage() {
   const session = useSession();
   const navigate = useNavigate();
   const creating = useAsyncAction('Creating the service');
   const [credentials, setCredentials] = useState<Credentials | null>(null);
+  // One Idempotency-Key per set of values sent: Create clicked again after an answer that never
+  // came gets the service the first click made, not a second one. Other values make a new key.
+  const sent = useRef<{ values: string; key: string } | null>(null);
+  const keyFor = (value: ServiceFormValue) => {
+    const values = JSON.stringify(value);
+    if (sent.current?.values !== values) sent.current = { values, key: crypto.randomUUID() };
+    return sent.current.key;
+  };
   return (
     <AdminPage title="Add API Service">
       <ServiceForm
@@ -24,7 +32,7 @@ export function CreateServicePage() {
         outcome={creating.outcome}
         onSubmit={(value) =>
           creating.run(async () => {
-            const created = await callApi(session.connection, 'POST', '/api/v1/admin/api-services', createdApiServiceSchema, value);
+            const created = await callApi(session.connection, 'POST', '/api/v1/admin/api-services', createdApiServiceSchema, value, { [IDEMPOTENCY_KEY_HEADER]: keyFor(value) });
             setCredentials(created.credentials);
           })
         }
