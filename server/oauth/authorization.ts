@@ -122,8 +122,12 @@ export class Authorization {
       used_at: null,
       service_session_id: null,
     });
-    // A request for fewer scopes does not narrow what the person approved.
-    await this.serviceSessions.recordConsent(user.id, valid.service.id, [...new Set([...consented, ...valid.scopes])], now);
+    // A request for fewer scopes does not narrow what the person approved. An approval given to a
+    // client that could not prove who it is would never spare the screen, nor should it stand for a
+    // later request that can: it is not kept (nor listed as standing on Personal Info).
+    if (identityAssured(valid.service, valid.redirectUri)) {
+      await this.serviceSessions.recordConsent(user.id, valid.service.id, [...new Set([...consented, ...valid.scopes])], now);
+    }
     return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }), serviceId: valid.service.id };
   }
 

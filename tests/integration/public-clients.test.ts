@@ -81,6 +81,15 @@ describe('public clients (mobile, desktop and single-page apps)', () => {
     expect(await approvedOnceThenAsked(native.clientId, CALLBACK)).toEqual({ screen: 204, silent: 'consent_required' });
     const web = await f.createService({ name: 'Photos', public_client: true, redirect_uris: ['https://photos.home.lan/cb'] });
     expect(await approvedOnceThenAsked(web.clientId, 'https://photos.home.lan/cb')).toEqual({ screen: 200, silent: 'code' });
+
+    // An approval given on loopback is not kept: it stands neither for a request that can prove
+    // who sent it (https) nor on Personal Info, which lists the session only.
+    const both = await f.createService({ name: 'Notes', public_client: true, redirect_uris: [CALLBACK, 'https://notes.home.lan/cb'] });
+    await approvedOnceThenAsked(both.clientId, CALLBACK);
+    const { params } = await request(both.clientId, { redirect_uri: 'https://notes.home.lan/cb' });
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...params, if_approved: true }, f.user.access)).status).toBe(204);
+    const listed = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, f.user.access)).body as { items: Array<{ name: string; approved_at: string | null }> };
+    expect(listed.items.find((item) => item.name === 'Notes')).toMatchObject({ approved_at: null });
   });
 });
 
