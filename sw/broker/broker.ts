@@ -24,7 +24,7 @@ const UNAUTHENTICATED_PATHS = new Set([
 ]);
 
 /** How long signing out waits for the server to end the session (under the page's 8 s check on the worker). */
-export const LOGOUT_WAIT_MS = 5_000;
+const LOGOUT_WAIT_MS = 5_000;
 
 /**
  * Whether the broker sends this request with the active account's bearer: a same-origin API call

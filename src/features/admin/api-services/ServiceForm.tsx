@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
 import type { z } from 'zod';
-import { useFormDraft } from '../../../ui/form-draft';
+import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
 import { firstError } from '../shared/form-fields';

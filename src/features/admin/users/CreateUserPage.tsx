@@ -5,7 +5,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { adminUserDetailSchema } from '../../../../contract/admin';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
-import { useFormDraft } from '../../../ui/form-draft';
+import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';

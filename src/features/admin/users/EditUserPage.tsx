@@ -8,7 +8,7 @@ import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contrac
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { useFormDraft } from '../../../ui/form-draft';
+import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';

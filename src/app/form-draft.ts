@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useSession } from '../app/session-context';
+import { useSession } from './session-context';
 
 const PREFIX = 'guard-draft:';
 // Long enough to sign in again and come back; a draft older than this is not the person's intent any more.
