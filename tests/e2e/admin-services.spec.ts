@@ -210,7 +210,7 @@ test('Disable, Enable and Regenerate act once however often they are clicked, an
   await checkScreen(page, 'admin-service-toggle-failed');
 });
 
-test('Create clicked again after its answer was lost makes one service, whose secret is the one shown', async ({ page, context }) => {
+test('Create clicked again after its answer was lost, and a reload, makes one service, whose secret is the one shown', async ({ page, context }) => {
   let sent = 0;
   await context.route('**/api/v1/admin/api-services', async (route) => {
     if (route.request().method() !== 'POST') return route.continue();
@@ -227,6 +227,9 @@ test('Create clicked again after its answer was lost makes one service, whose se
   await page.getByLabel('Redirect URIs').fill('https://lost.home.lan/callback');
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
+  // Reloaded, the page keeps what was typed and what was sent: the same values go with the same key.
+  await page.reload();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name);
   await page.getByRole('button', { name: 'Create' }).click();
 
   const modal = page.getByRole('dialog', { name: 'New Credentials' });

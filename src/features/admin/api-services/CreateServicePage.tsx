@@ -1,5 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { createdApiServiceSchema, IDEMPOTENCY_KEY_HEADER } from '../../../../contract/services';
 import { callApi } from '../../../api/client';
 import { useSession } from '../../../app/session-context';
@@ -7,21 +7,13 @@ import { useAsyncAction } from '../../../ui/use-async-action';
 import { AdminPage } from '../shared/AdminPage';
 import { CredentialsModal, type Credentials } from './CredentialsModal';
 import { NEW_SERVICE_DEFAULTS } from './service-form';
-import { ServiceForm, type ServiceFormValue } from './ServiceForm';
+import { ServiceForm } from './ServiceForm';
 
 export function CreateServicePage() {
   const session = useSession();
   const navigate = useNavigate();
   const creating = useAsyncAction('Creating the service');
   const [credentials, setCredentials] = useState<Credentials | null>(null);
-  // One Idempotency-Key per set of values sent: Create clicked again after an answer that never
-  // came gets the service the first click made, not a second one. Other values make a new key.
-  const sent = useRef<{ values: string; key: string } | null>(null);
-  const keyFor = (value: ServiceFormValue) => {
-    const values = JSON.stringify(value);
-    if (sent.current?.values !== values) sent.current = { values, key: crypto.randomUUID() };
-    return sent.current.key;
-  };
   return (
     <AdminPage title="Add API Service">
       <ServiceForm
@@ -30,9 +22,11 @@ export function CreateServicePage() {
         defaults={NEW_SERVICE_DEFAULTS}
         busy={creating.busy}
         outcome={creating.outcome}
-        onSubmit={(value) =>
+        // The key stays while the values do: Create clicked again after an answer that never came
+        // gets the service the first click made, not a second one.
+        onSubmit={(value, sendingKey) =>
           creating.run(async () => {
-            const created = await callApi(session.connection, 'POST', '/api/v1/admin/api-services', createdApiServiceSchema, value, { [IDEMPOTENCY_KEY_HEADER]: keyFor(value) });
+            const created = await callApi(session.connection, 'POST', '/api/v1/admin/api-services', createdApiServiceSchema, value, { [IDEMPOTENCY_KEY_HEADER]: sendingKey });
             setCredentials(created.credentials);
           })
         }

@@ -18,7 +18,7 @@ const publicClientEffect = (mode: 'create' | 'edit', isPublic: boolean) => {
 };
 
 /** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
-export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }: { draftId: string; defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue) => Promise<boolean> }) {
+export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }: { draftId: string; defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue, sendingKey: string) => Promise<boolean> }) {
   const draft = useFormDraft(draftId, defaults);
   const [form, fields] = useForm({
     id: `service-${mode}`,
@@ -28,7 +28,7 @@ export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }
     onValidate: ({ formData }) => parseWithZod(formData, { schema: serviceFormSchema }),
     onSubmit: (event, { submission }) => {
       event.preventDefault();
-      if (submission?.status === 'success') void onSubmit(submission.value).then((done) => done && draft.clear());
+      if (submission?.status === 'success') void onSubmit(submission.value, draft.sendingKey(submission.value)).then((done) => done && draft.clear());
     },
   });
   return (
