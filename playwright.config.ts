@@ -27,6 +27,8 @@ export default defineConfig({
   use: {
     baseURL: E2E_URL,
     browserName: 'chromium',
+    // checkScreen's wide size: screens are checked there without a resize first.
+    viewport: { width: 1280, height: 800 },
     headless: true,
     launchOptions: {
       executablePath: '/usr/bin/chromium',

@@ -42,12 +42,16 @@ export async function personOnTheirDevice(browser: Browser, prefix: string) {
 /**
  * Resizes the page and waits until its layout has settled: the shell's media queries have
  * re-rendered and the AppShell's 200 ms slide of the navbar and main area has finished. A click
- * sent during that slide lands where the target was before it moved, and is lost.
+ * sent during that slide lands where the target was before it moved, and is lost. At that size
+ * already, it only waits for transitions still running.
  */
 async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForFunction((width) => window.innerWidth === width, size.width);
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  const now = page.viewportSize();
+  if (now?.width !== size.width || now.height !== size.height) {
+    await page.setViewportSize(size);
+    await page.waitForFunction((width) => window.innerWidth === width, size.width);
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  }
   await page.waitForFunction(() => !document.getAnimations().some((animation) => animation instanceof CSSTransition && animation.playState === 'running'));
 }
 
