@@ -1,8 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
-import { createService, E2E_URL, login, newPerson, verifyThroughApi } from './support/api';
+import { createService, E2E_URL, login, newPerson, verifyThroughApi, type Person } from './support/api';
 import { allowClipboardWrites, checkScreen, signIn } from './support/ui';
+
+/** Signs in on Add API Service and types a new service's name (made unique), description and redirect URIs; gives the name. */
+async function typeNewService(page: Page, admin: Person, service: { name: string; description: string; redirectUris: string }): Promise<string> {
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
+  await signIn(page, admin);
+  const name = `${service.name} ${Date.now().toString(36)}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Description').fill(service.description);
+  await page.getByLabel('Redirect URIs').fill(service.redirectUris);
+  return name;
+}
 
 test('an administrator creates a service, downloads its credentials, disables, enables and edits it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -112,12 +123,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
 });
 
 test('an administrator adds a public client: no secret to copy or regenerate, until it is made confidential', async ({ page }) => {
-  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
-  await signIn(page, E2E_ADMIN);
-  const name = `Jellyfin app ${Date.now().toString(36)}`;
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Description').fill('Films on the phone');
-  await page.getByLabel('Redirect URIs').fill('org.jellyfin.mobile:/callback');
+  const name = await typeNewService(page, E2E_ADMIN, { name: 'Jellyfin app', description: 'Films on the phone', redirectUris: 'org.jellyfin.mobile:/callback' });
   await page.getByLabel('Public Client').check();
   await page.getByRole('button', { name: 'Create' }).click();
 
@@ -219,12 +225,7 @@ test('Create clicked again after its answer was lost, and a reload, makes one se
     await route.fetch(); // the server makes the service; its answer never arrives
     await route.abort('internetdisconnected');
   });
-  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
-  await signIn(page, E2E_ADMIN);
-  const name = `Lost answer ${Date.now().toString(36)}`;
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Description').fill('Its first answer is lost');
-  await page.getByLabel('Redirect URIs').fill('https://lost.home.lan/callback');
+  const name = await typeNewService(page, E2E_ADMIN, { name: 'Lost answer', description: 'Its first answer is lost', redirectUris: 'https://lost.home.lan/callback' });
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
   // Reloaded, the page keeps what was typed and what was sent: the same values go with the same key.
@@ -257,12 +258,7 @@ test('what an administrator typed survives their session ending before Create: s
   });
   expect(created.status).toBe(200);
   await verifyThroughApi(admin);
-  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
-  await signIn(page, admin);
-  const name = `Draft ${Date.now().toString(36)}`;
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Description').fill('Typed before the session ended');
-  await page.getByLabel('Redirect URIs').fill('https://draft.home.lan/callback');
+  const name = await typeNewService(page, admin, { name: 'Draft', description: 'Typed before the session ended', redirectUris: 'https://draft.home.lan/callback' });
   await page.getByLabel('Enabled by default').uncheck();
 
   // Signed out meanwhile from another device ("Sign Out Other Devices"): Create meets a dead session.
