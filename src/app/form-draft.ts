@@ -76,8 +76,13 @@ function store(key: string, kept: Draft | Sent): void {
 function write(key: string, form: HTMLFormElement): void {
   const values: Record<string, string> = {};
   for (const element of Array.from(form.elements)) {
-    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) || !element.name || element.type === 'password') continue;
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) || !element.name || isPassword(element)) continue;
     values[element.name] = element instanceof HTMLInputElement && element.type === 'checkbox' ? (element.checked ? 'on' : '') : element.value;
   }
   store(key, { at: Date.now(), values });
+}
+
+/** A password field, also while its eye button shows it as text (its type is then 'text'). */
+function isPassword(element: HTMLInputElement | HTMLTextAreaElement): boolean {
+  return (element instanceof HTMLInputElement && element.type === 'password') || /password/i.test(element.autocomplete);
 }
