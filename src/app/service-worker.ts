@@ -49,7 +49,13 @@ export function registerServiceWorker(onUpdate: UpdateListener): void {
   const wb = new Workbox('/sw.js', { scope: '/' });
   wb.addEventListener('waiting', () => {
     onUpdate(() => {
-      wb.addEventListener('controlling', () => window.location.reload());
+      // Another tab may have applied it already: nothing waits any more, and this tab's
+      // controller changed before anyone listened. It still runs the old code, so it reloads.
+      if (registration === 'pending' || registration === 'failed' || !registration.waiting) {
+        window.location.reload();
+        return;
+      }
+      navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
       wb.messageSkipWaiting();
     });
   });

@@ -85,11 +85,15 @@ test.describe('a new deployed version', () => {
     await server.stop();
   });
 
-  test('shows a reload prompt, and reloading activates it', async ({ page }) => {
+  test('shows a reload prompt in every tab, and reloading activates it', async ({ page, context }) => {
     await page.goto(server.url);
     await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
+    const otherTab = await context.newPage();
+    await otherTab.goto(server.url);
+    await expect(otherTab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    await otherTab.evaluate(() => Object.assign(window, { oldCode: true }));
 
     // A release as the build leaves it: the worker changed, and its compressed twins with it.
     const worker = path.join(webRoot, 'sw.js');
@@ -107,5 +111,12 @@ test.describe('a new deployed version', () => {
     });
     expect(state).toEqual({ waiting: false, controlled: true });
     expect(firstWorker).toMatch(/\/sw\.js$/);
+
+    // The other tab's prompt, clicked after the first applied the update, reloads that tab too.
+    const otherPrompt = otherTab.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
+    await otherPrompt.getByRole('button', { name: 'Reload to update' }).click();
+    await expect(otherPrompt).toBeHidden();
+    await expect(otherTab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    expect(await otherTab.evaluate(() => 'oldCode' in window)).toBe(false);
   });
 });
