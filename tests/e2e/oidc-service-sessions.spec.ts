@@ -83,7 +83,7 @@ test('a sign-out without an ID token asks first: staying keeps the account, and 
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 });
 
-test('offline, a sign-in request and a sign-out wait for the connection, then go on', async ({ page, context }) => {
+test('offline, or answered 502 by the proxy, a sign-in request and a sign-out wait for the connection, then go on', async ({ page, context }) => {
   const service = await createService({ name: 'Paperless' });
   const person = await verifiedPerson('waits');
   await signInToHome(page, person);
@@ -95,6 +95,17 @@ test('offline, a sign-in request and a sign-out wait for the connection, then go
   await checkScreen(page, 'consent-offline');
   await context.setOffline(false);
   await expect(page.getByText('Are you sure you want to trust Paperless?')).toBeVisible();
+
+  // The proxy in front answers 502 while Home Guard restarts: the same wait, not a refusal.
+  let restarting = true;
+  await context.route('**/api/v1/oauth/authorize?*', (route) => (restarting ? route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }) : route.continue()));
+  await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'restart' })}`);
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
+  await expect(page.getByText('Home Guard did not answer as it should (HTTP 502).', { exact: false })).toBeVisible();
+  restarting = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByText('Are you sure you want to trust Paperless?')).toBeVisible();
+  await context.unroute('**/api/v1/oauth/authorize?*');
 
   await context.setOffline(true);
   await page.goto(`/signout?${new URLSearchParams({ client_id: service.clientId, post_logout_redirect_uri: callback, state: 'bye' })}`);

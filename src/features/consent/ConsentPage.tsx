@@ -9,7 +9,7 @@ import { useSession } from '../../app/session-context';
 import { LoadingScreen } from '../../ui/LoadingScreen';
 import { RetryCard } from '../../ui/RetryCard';
 import { useAsyncAction } from '../../ui/use-async-action';
-import { checkAuthorization, requestCode, type CheckResult } from './authorization-api';
+import { checkAuthorization, NoAnswer, requestCode, type CheckResult } from './authorization-api';
 import { AuthorizationErrorPage } from './AuthorizationErrorPage';
 import { ConsentCard } from './ConsentCard';
 import { HandedToAppCard } from './HandedToAppCard';
@@ -61,7 +61,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       (error: unknown) => {
         if (!current) return;
         // fetch rejects only when no answer came: the request may be fine, so wait, don't refuse
-        if (error instanceof TypeError) setUnreachable(errorMessage(error));
+        if (error instanceof TypeError || error instanceof NoAnswer) setUnreachable(errorMessage(error));
         else setResult({ ok: false, error: { error: 'server_error', error_description: errorMessage(error) } });
       },
     );

@@ -11,11 +11,23 @@ async function oauthError(response: Response): Promise<OAuthErrorBody> {
   return parsed.success ? parsed.data : { error: 'server_error', error_description: 'The sign-in service did not answer as expected' };
 }
 
+/**
+ * A 5xx to the check: Home Guard failed, or the proxy in front of it answered while it restarts.
+ * The request may be fine, so it is waited on as when no answer came, not refused.
+ */
+export class NoAnswer extends Error {
+  constructor(status: number) {
+    super(`Home Guard did not answer as it should (HTTP ${status}). It may be restarting: try again in a moment.`);
+    this.name = 'NoAnswer';
+  }
+}
+
 /** Validates the request before anyone signs in (public). A parameter the service repeated is sent twice, for the server to refuse. */
 export async function checkAuthorization(params: AuthorizationParams, repeated: readonly string[] = []): Promise<CheckResult> {
   const query = asQuery(params);
   for (const name of repeated) query.append(name, query.get(name) ?? '');
   const response = await fetch(`/api/v1/oauth/authorize?${query}`);
+  if (response.status >= 500) throw new NoAnswer(response.status);
   if (response.ok) return { ok: true, check: authorizationCheckSchema.parse(await response.json()) };
   return { ok: false, error: await oauthError(response) };
 }
