@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorMessage, messageFromResponseText, UNREACHABLE } from './errors';
+import { z } from 'zod';
+import { ApiError, errorMessage, messageFromResponseText, NOT_UNDERSTOOD, UNREACHABLE } from './errors';
 
 describe('error messages (spec §8)', () => {
   it('takes the error field, else the text, else the fallback, capitalised', () => {
@@ -20,6 +21,20 @@ describe('error messages (spec §8)', () => {
     // Through the worker's message port a TypeError arrives as an Error named so.
     expect(errorMessage(Object.assign(new Error('Failed to fetch'), { name: 'TypeError' }))).toBe(UNREACHABLE);
     expect(errorMessage(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe("Cannot read properties of undefined (reading 'x')");
+  });
+
+  it("says an answer was not understood in place of the parser's own words", () => {
+    const notJson = (() => {
+      try {
+        JSON.parse('<html>Sign in to the proxy</html>');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(errorMessage(notJson)).toBe(NOT_UNDERSTOOD);
+    const wrongShape = z.object({ id: z.string() }).safeParse({ id: 7 }).error;
+    expect(wrongShape?.message).toContain('expected string');
+    expect(errorMessage(wrongShape)).toBe(NOT_UNDERSTOOD);
   });
 
   it('describes any thrown value', () => {

@@ -24,11 +24,16 @@ export function messageFromResponseText(text: string): string {
 const NO_ANSWER = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed)$/;
 export const UNREACHABLE = 'Home Guard cannot be reached. Check the connection and try again.';
 
+export const NOT_UNDERSTOOD = 'Home Guard answered in a way this page does not understand. Reload the page.';
+
 /** The message to show for any failure: an API error's own, else the error's, else the fallback. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   // The browser's own words for "no answer" say nothing to most people.
   if (error instanceof Error && error.name === 'TypeError' && NO_ANSWER.test(error.message)) return UNREACHABLE;
+  // An answer that is not JSON, or not the shape this page expects (a page older than the server,
+  // or a proxy's page with status 200): the parser's own words are no message for a person.
+  if (error instanceof Error && (error.name === 'SyntaxError' || error.name === 'ZodError')) return NOT_UNDERSTOOD;
   if (error instanceof Error && error.message) return capitalise(error.message);
   return capitalise(UNEXPECTED);
 }

@@ -39,7 +39,15 @@ async function controllingWorker(): Promise<ServiceWorker | null> {
 
 const after = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms));
 
-/** The call's answer, waited for as long as the worker behind it answers `ping`; 'broker timeout' once it does not. */
+/** The worker behind this page stopped answering (it was stopped, or replaced mid-call). */
+export class BrokerGone extends Error {
+  constructor() {
+    super("This page lost touch with Home Guard's background worker. Reload the page.");
+    this.name = 'BrokerGone';
+  }
+}
+
+/** The call's answer, waited for as long as the worker behind it answers `ping`; BrokerGone once it does not. */
 async function answerWhileAlive<T>(pending: Promise<T>, ping: () => Promise<unknown>): Promise<T> {
   const answer = pending.then((value) => ({ value }));
   answer.catch(() => undefined); // a late failure, once the worker is given up on, is no one's to handle
@@ -47,7 +55,7 @@ async function answerWhileAlive<T>(pending: Promise<T>, ping: () => Promise<unkn
     const outcome = await Promise.race([answer, after(CALL_TIMEOUT_MS)]);
     if (outcome !== 'late') return outcome.value;
     const alive = await Promise.race([ping().then(() => true, () => true), after(PING_TIMEOUT_MS)]);
-    if (alive !== true) throw new Error('broker timeout');
+    if (alive !== true) throw new BrokerGone();
   }
 }
 
@@ -72,7 +80,7 @@ function workerApi(): BrokerApi {
       try {
         return await answerWhileAlive(method(...args), () => target.snapshot());
       } catch (error) {
-        if (!(error instanceof Error && error.message === 'broker timeout') || attempt > 0) throw error;
+        if (!(error instanceof BrokerGone) || attempt > 0) throw error;
         remote = undefined; // reconnect over a new channel, to the worker that runs now
       }
     }
