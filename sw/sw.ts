@@ -34,8 +34,11 @@ cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/avatars\//, /^\/\.well-known\//] }));
 // Built files left out of the precache (the admin area's) are kept once loaded: their names
-// carry a content hash, so a cached copy is never stale.
+// carry a content hash, so a cached copy is never stale. Only what is code or style: a page
+// answered in place of a file is no file to keep. Each version starts the cache afresh (below),
+// so the files of old versions do not pile up.
 const LOADED_ASSETS = 'home-guard-loaded-assets';
+const isCodeOrStyle = (response: Response) => /^(text\/javascript|application\/javascript|text\/css)\b/.test(response.headers.get('content-type') ?? '');
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/'),
   async ({ request }) => {
@@ -43,7 +46,7 @@ registerRoute(
     const cached = await cache.match(request);
     if (cached) return cached;
     const response = await fetch(request);
-    if (response.ok) await cache.put(request, response.clone());
+    if (response.ok && isCodeOrStyle(response)) await cache.put(request, response.clone());
     return response;
   },
 );
@@ -55,4 +58,4 @@ self.addEventListener('message', (event) => {
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
 
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('activate', (event) => event.waitUntil(Promise.all([caches.delete(LOADED_ASSETS), self.clients.claim()])));

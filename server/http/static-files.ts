@@ -38,6 +38,9 @@ export async function installStaticFiles(app: FastifyInstance, staticDir: string
 
   app.setNotFoundHandler(async (request, reply) => {
     const pagePath = request.method === 'GET' || request.method === 'HEAD';
+    // A built file that is not there (an old version's, asked for by a tab opened before a
+    // release) is no page: the page in its place would be taken for the file, and kept.
+    if (request.url.startsWith('/assets/')) throw AppError.notFound('file');
     if (hasPwa && pagePath && !isApiPath(request.url)) {
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }

@@ -40,7 +40,18 @@ export function leaveAuthPagesWhenSignedIn(session: Session, search: FromSearch)
   throw target ? redirect({ href: target }) : redirect({ to: '/' });
 }
 
+/** The profile could not be loaded (offline, or the server failed): whether this is an administrator is not known. */
+export class ProfileUnavailable extends Error {
+  constructor() {
+    super('Your account could not be loaded');
+    this.name = 'ProfileUnavailable';
+  }
+}
+
 export async function requireAdmin(session: Session): Promise<void> {
   await session.ensureAuthenticated();
-  if (!session.state.profile?.is_admin) throw redirect({ to: '/not-allowed' });
+  const profile = session.state.profile;
+  // Not known is not "not allowed": the page says it needs the connection, and tries again.
+  if (!profile) throw new ProfileUnavailable();
+  if (!profile.is_admin) throw redirect({ to: '/not-allowed' });
 }

@@ -24,6 +24,7 @@ import { SignOutPage } from '../features/signout/SignOutPage';
 import type { AppSession } from '../session/start-session';
 import { LoadingScreen } from '../ui/LoadingScreen';
 import { lazyPage } from './lazy-page';
+import { PageError } from './PageError';
 import { parseSearch, stringifySearch } from './search-params';
 import { fromSearchSchema, leaveAuthPagesWhenSignedIn, requireAdmin, requireSignIn, requireVerified } from './guards';
 
@@ -165,6 +166,7 @@ export function createAppRouter(session: AppSession) {
     // The guards wait for the profile (spec §2: a spinner while authenticating). Without a pending
     // screen the router shows nothing meanwhile; a quick answer shows no spinner at all.
     defaultPendingComponent: () => <LoadingScreen label="Loading your account..." />,
+    defaultErrorComponent: PageError,
     defaultPendingMs: 150,
     defaultPendingMinMs: 250,
   });

@@ -24,7 +24,7 @@ let vault: Vault;
 let broker: Broker;
 const cleanups: Array<() => void> = [];
 
-async function setUp(accounts: VaultAccount[], selected: string | null) {
+async function setUp(accounts: VaultAccount[], selected: string | null, fetch?: (input: string) => Promise<Response>) {
   broker = new Broker(location.origin);
   const own = broker;
   cleanups.push(() => void own.close());
@@ -34,7 +34,7 @@ async function setUp(accounts: VaultAccount[], selected: string | null) {
   cleanups.push(() => vault.close());
   for (const a of accounts) await vault.put(a);
   await vault.setSetting(SELECTED_KEY, selected);
-  return createSession({ api: broker, fetch: (input, init) => broker.fetchWithToken(new Request(input, init)) });
+  return createSession({ api: broker, fetch: fetch ?? ((input, init) => broker.fetchWithToken(new Request(input, init))) });
 }
 
 beforeEach(async () => {
@@ -110,6 +110,57 @@ describe('authenticating', () => {
     await running; // no API server answers here: the profile call fails
     expect(logged).toHaveBeenCalled();
     expect(session.state).toMatchObject({ authenticating: false, hasAuthenticated: true, profile: null });
+  });
+});
+
+/** Profile answers the test gives when it chooses, in the order they were asked for. */
+function heldProfiles() {
+  const asked: Array<(answer: Response | Error) => void> = [];
+  const fetch = () => new Promise<Response>((resolve, reject) => asked.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))));
+  const profile = (id: string) => Response.json({ id, email: `${id}@example.com`, full_name: id, username: id, phone_number: null, profile_picture: null, is_admin: true, email_verified: true, avatar_verified: true, verified: true });
+  return { fetch, asked, profile };
+}
+
+describe('loading the profile again', () => {
+  it('after a failed load, loads it when asked, and only then', async () => {
+    const held = heldProfiles();
+    const session = await setUp([account('a', 'Ada')], 'a', held.fetch);
+    await session.loadAccounts();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const first = session.ensureAuthenticated();
+    await vi.waitFor(() => expect(held.asked).toHaveLength(1));
+    held.asked[0]!(new TypeError('Failed to fetch'));
+    await first;
+    expect(session.state).toMatchObject({ hasAuthenticated: true, profile: null });
+    await session.ensureAuthenticated(); // authenticated already, failed or not: nothing asked
+    expect(held.asked).toHaveLength(1);
+
+    const again = session.reloadProfile();
+    expect(session.state.hasAuthenticated).toBe(false);
+    await vi.waitFor(() => expect(held.asked).toHaveLength(2));
+    held.asked[1]!(held.profile('a'));
+    await again;
+    expect(session.state).toMatchObject({ hasAuthenticated: true, authenticating: false, profile: { id: 'a', is_admin: true } });
+    await session.reloadProfile(); // loaded: nothing to do
+    expect(held.asked).toHaveLength(2);
+  });
+
+  it('a load still running for the account switched away from neither ends nor fills the new account\'s', async () => {
+    const held = heldProfiles();
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a', held.fetch);
+    await session.loadAccounts();
+    const forA = session.ensureAuthenticated();
+    await vi.waitFor(() => expect(held.asked).toHaveLength(1));
+    await session.switchAccount('b');
+    const forB = session.ensureAuthenticated();
+    await vi.waitFor(() => expect(held.asked).toHaveLength(2));
+
+    held.asked[0]!(held.profile('a'));
+    await forA;
+    expect(session.state).toMatchObject({ hasAuthenticated: false, profile: null });
+    held.asked[1]!(held.profile('b'));
+    await forB;
+    expect(session.state).toMatchObject({ hasAuthenticated: true, authenticating: false, profile: { id: 'b' } });
   });
 });
 

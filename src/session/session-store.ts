@@ -45,6 +45,7 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     if ((selected?.accountId ?? null) !== previous) {
       // Another account (or none) is active now: its profile has to be loaded afresh.
       state.profile = null;
+      state.authenticating = false;
       state.hasAuthenticated = false;
     }
   }
@@ -103,19 +104,32 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     } catch (error) {
       console.error('Loading the profile failed', error);
     } finally {
-      state.authenticating = false;
-      state.hasAuthenticated = true;
+      // A load for an account switched away from meanwhile says nothing about the one active now.
+      if (state.activeAccount?.accountId === account?.accountId) {
+        state.authenticating = false;
+        state.hasAuthenticated = true;
+      }
     }
   }
 
-  let authenticating: Promise<void> | undefined;
+  let authenticating: { accountId: string; done: Promise<void> } | undefined;
   /** Authenticates the active account once; later calls wait for that one. */
   function ensureAuthenticated(): Promise<void> {
-    if (!state.activeAccount || state.hasAuthenticated) return Promise.resolve();
-    authenticating ??= authenticate().finally(() => {
-      authenticating = undefined;
-    });
-    return authenticating;
+    const account = state.activeAccount;
+    if (!account || state.hasAuthenticated) return Promise.resolve();
+    if (authenticating?.accountId !== account.accountId) {
+      const done: Promise<void> = authenticate().finally(() => {
+        if (authenticating?.done === done) authenticating = undefined;
+      });
+      authenticating = { accountId: account.accountId, done };
+    }
+    return authenticating.done;
+  }
+
+  /** The profile could not be loaded (offline, or the server failed): load it again. */
+  function reloadProfile(): Promise<void> {
+    if (state.activeAccount && state.hasAuthenticated && !state.profile) state.hasAuthenticated = false;
+    return ensureAuthenticated();
   }
 
   /** Another tab (or the broker itself) changed the accounts: follow it. */
@@ -125,5 +139,5 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     await apply(event.snapshot);
   }
 
-  return { state, loadAccounts, switchAccount, signOut, chooseAnotherAccount, signIn, authenticate, ensureAuthenticated, onBrokerEvent };
+  return { state, loadAccounts, switchAccount, signOut, chooseAnotherAccount, signIn, authenticate, ensureAuthenticated, reloadProfile, onBrokerEvent };
 }

@@ -36,7 +36,7 @@ export function RetryCard({ title, message, detail, onRetry }: Props) {
  */
 const ONLINE_SETTLE_MS = 1_000;
 
-function useRetryOnceOnline(onRetry: () => void): void {
+export function useRetryOnceOnline(onRetry: () => void): void {
   const timer = useRef<number | undefined>(undefined);
   useWindowEvent('online', () => {
     window.clearTimeout(timer.current);

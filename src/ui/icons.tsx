@@ -32,3 +32,4 @@ export const LockIcon = icon(['M5 11h14v10H5z', 'M8 11V7a4 4 0 118 0v4']);
 export const ExternalIcon = icon(['M14 4h6v6', 'M20 4l-9 9', 'M18 14v6H4V6h6']);
 export const CopyIcon = icon(['M9 9h11v11H9z', 'M15 9V4H4v11h5']);
 export const CheckIcon = icon(['M5 12.5l4.5 4.5L19 7.5']);
+export const AlertIcon = icon(['M12 3l10 18H2z', 'M12 10v4', 'M12 17.5h.01']);

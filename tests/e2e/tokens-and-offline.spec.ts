@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_URL, verifiedPerson } from './support/api';
+import { E2E_ADMIN } from './global-setup';
 import { checkScreen, controlled, expectInSight, signIn, signInToHome } from './support/ui';
 
 // Every first-party refresh the server answered, from its Prometheus counters.
@@ -233,4 +234,30 @@ test('offline, a reload shows the app with its saved account and an offline noti
   await checkScreen(page, 'home-offline');
   await context.setOffline(false);
   await expect(page.getByText('You are offline.')).toBeHidden();
+});
+
+test('offline, an administrator is not refused: the admin area says it needs the connection, and opens once it is back', async ({ page, context }) => {
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services');
+  await signIn(page, E2E_ADMIN);
+  await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
+  await controlled(page);
+
+  // Reloaded offline, the profile cannot load: whether this is an administrator is not known.
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
+  await expect(page.getByText('This page needs the connection to open.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Access denied' })).toHaveCount(0);
+  await checkScreen(page, 'admin-offline');
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Audit Log', exact: true })).toBeVisible(); // the admin group is back
+
+  // The audit log's code was never loaded on this device: offline it cannot open, and says so.
+  await context.setOffline(true);
+  await page.getByRole('link', { name: 'Audit Log', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
+  await expect(page.getByText(/dynamically imported|Something went wrong/)).toHaveCount(0);
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'Audit Log' })).toBeVisible();
 });

@@ -60,6 +60,14 @@ describe('serving the PWA', () => {
     }
   });
 
+  it('answers a built file that is not there with a 404, not the page in its place', async () => {
+    // A tab opened before a release asks for the old version's code; the page would be taken for it.
+    const gone = await t.app.inject({ url: '/assets/AuditLogPage-0ld0ld.js' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ error: 'file not found' });
+    expect((await t.app.inject({ url: '/assets/index-3f2a1b.js' })).statusCode).toBe(200);
+  });
+
   it('answers unknown API paths with a JSON 404, for every method', async () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
       const answer = await t.app.inject({ method, url: '/api/v1/does-not-exist' });

@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { opensAnApp, redirectWith, repeatedAuthorizationParams, type AuthorizationParams } from '../../../contract/oauth';
-import { errorMessage } from '../../api/errors';
+import { errorMessage, UNREACHABLE } from '../../api/errors';
 import { isFullyVerified } from '../../app/guards';
 import { stringifySearch } from '../../app/search-params';
 import { useSession } from '../../app/session-context';
@@ -151,6 +151,10 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   }
   if (result && !result.ok && !result.error.redirect_to) return <AuthorizationErrorPage error={result.error} />;
   if (leaving && handedOff) return <HandedToAppCard service={check?.service.name} url={leaving} />;
+  if (check && !leaving && activeAccount && hasAuthenticated && !profile) {
+    // The account's profile did not load: whether it may go on (verified) is not known yet.
+    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={UNREACHABLE} onRetry={() => void session.reloadProfile()} />;
+  }
   if (!check || leaving || !activeAccount || !profile || askingFor !== activeAccount.accountId) {
     return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;
   }

@@ -7,6 +7,7 @@ import { AppNotices, useNoticesInShell } from '../../app/Notices';
 import { useSession } from '../../app/session-context';
 import { useSignOut } from '../../app/use-sign-out';
 import { AccountAvatar } from '../../ui/AccountAvatar';
+import { InShell } from '../../ui/in-shell';
 import { LogoutIcon, SwitchIcon } from '../../ui/icons';
 import { Logo } from '../../ui/Logo';
 import { isActive, visibleGroups } from './navigation';
@@ -113,7 +114,9 @@ export function MainShell() {
             </ScrollArea>
           </Tabs>
         )}
-        <Outlet />
+        <InShell.Provider value={true}>
+          <Outlet />
+        </InShell.Provider>
       </AppShell.Main>
     </AppShell>
   );
