@@ -68,6 +68,9 @@ function openSqlite(file: string): SqliteDatabase.Database {
     // tables fill within a minute of writes. The operating system caches the file behind it, and
     // the benchmark is no slower: 5–6 MB less resident memory.
     sqlite.pragma('cache_size = -2000');
+    // SQLite's own lower() folds ASCII only: a search for 'émile' would miss 'Émile' (searches
+    // lower both sides, sql-search.ts). No index is built on lower(), so replacing it is safe.
+    sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
     return sqlite;
   } catch (error) {
     sqlite?.close();
