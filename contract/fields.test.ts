@@ -15,8 +15,16 @@ describe('one-line text fields', () => {
     }
   });
 
+  it('refuse the C1 controls, Unicode line and paragraph separators, and bidirectional overrides', () => {
+    for (const control of ['\u0085', '\u009b', '\u2028', '\u2029', '\u202e', '\u202a', '\u2066', '\u2069']) {
+      expect(messages(name, `Sam${control}Your account will be deleted`), JSON.stringify(control)).toEqual(['Full name must not contain line breaks or other control characters']);
+    }
+  });
+
   it('take letters of any script, punctuation and spaces, trimmed', () => {
     expect(name.parse('  Zoë O’Brien-Łukasz 李 ')).toBe('Zoë O’Brien-Łukasz 李');
+    expect(name.parse('מרים כהן')).toBe('מרים כהן'); // right to left, with no control of its own
+    expect(name.parse('Jean\u00a0Dupont')).toBe('Jean\u00a0Dupont'); // a no-break space is a space
     expect(messages(name, '   ')).toEqual(['Full name is required']);
   });
 });
@@ -26,7 +34,7 @@ describe('multi-line text fields', () => {
 
   it('keep the line breaks and tabs a textarea gives, and refuse the other controls', () => {
     expect(description.parse('Dashboards\r\nfor\tthe house\n')).toBe('Dashboards\r\nfor\tthe house');
-    for (const control of C0_AND_DEL.filter((c) => !'\t\n\r'.includes(c))) {
+    for (const control of [...C0_AND_DEL.filter((c) => !'\t\n\r'.includes(c)), '\u0085', '\u2028', '\u202e']) {
       expect(messages(description, `Dash${control}boards`), JSON.stringify(control)).toEqual(['Description must not contain control characters other than line breaks and tabs']);
     }
   });

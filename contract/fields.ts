@@ -6,25 +6,34 @@ import { z } from 'zod';
  */
 
 /**
+ * What no one-line text may hold: the C0 controls and DEL, the C1 controls (NEL among them), the
+ * Unicode line and paragraph separators, and the bidirectional embeddings, overrides and
+ * isolates. A line break in a name would write paragraphs of its own into the plain text of every
+ * mail that greets it ("Hello {name},"); the others are invisible on screen, rewrite what a
+ * terminal shows of a log, or turn the text after them around.
+ */
+export const UNSAFE_IN_ONE_LINE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+// The same, but for the tab, line feed and carriage return a textarea gives.
+const UNSAFE_IN_TEXTAREA = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+
+/**
  * A required one-line text field: missing, non-text and blank values all read '{label} is
- * required'. No C0 control character or DEL, not even at the ends: a CR or LF in a name would
- * write paragraphs of its own into the plain text of every mail that greets it ("Hello {name},"),
- * and the others are invisible on screen or rewrite what a terminal shows of a log.
+ * required'. Nothing of UNSAFE_IN_ONE_LINE, not even at the ends.
  */
 export function requiredText(label: string, max = 200) {
-  return textWithout(/^[^\u0000-\u001F\u007F]*$/, `${label} must not contain line breaks or other control characters`, label, max);
+  return textWithout(UNSAFE_IN_ONE_LINE, `${label} must not contain line breaks or other control characters`, label, max);
 }
 
 /** As `requiredText`, for a textarea: line breaks and tabs are its own, and never reach a mail. */
 export function requiredMultilineText(label: string, max = 200) {
-  return textWithout(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, `${label} must not contain control characters other than line breaks and tabs`, label, max);
+  return textWithout(UNSAFE_IN_TEXTAREA, `${label} must not contain control characters other than line breaks and tabs`, label, max);
 }
 
-function textWithout(allowed: RegExp, refused: string, label: string, max: number) {
+function textWithout(unsafe: RegExp, refused: string, label: string, max: number) {
   const required = `${label} is required`;
   return z
     .string({ error: required })
-    .regex(allowed, refused)
+    .refine((value) => !unsafe.test(value), refused)
     .trim()
     .min(1, required)
     .max(max, `${label} must be at most ${max} characters long`);

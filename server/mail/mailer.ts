@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
+import { UNSAFE_IN_ONE_LINE } from '../../contract/fields';
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 
@@ -10,7 +11,7 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#$
  * "Hello {name}," on one line. Names are refused with control characters now, but one stored
  * before that could still write paragraphs of its own into the plain text of a mail.
  */
-export const greeting = (name: string) => `Hello ${name.replace(/[\u0000-\u001F\u007F]+/g, ' ').trim()},`;
+export const greeting = (name: string) => `Hello ${name.replace(new RegExp(`${UNSAFE_IN_ONE_LINE.source}+`, 'g'), ' ').trim()},`;
 
 export interface Mailer {
   /** Sends the mail or throws; `outboxFile` is set when it was written to the outbox instead. */
