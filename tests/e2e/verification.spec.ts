@@ -105,8 +105,9 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   await page.getByRole('link', { name: 'Start Verification' }).click();
   await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
   await checkScreen(page, 'verify-email');
+  // Enter sends the address, as Next does.
   await page.getByLabel('Email').fill(person.email);
-  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Email').press('Enter');
   await page.getByLabel('Verification code').first().click();
   await page.keyboard.type('000000');
   // No answer: the code typed is kept, to send again.
@@ -115,9 +116,11 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   await expect(page.getByRole('alert')).toHaveText('Home Guard cannot be reached. Check the connection and try again.');
   await expect(page.getByLabel('Verification code').first()).toHaveValue('0');
   await page.context().unroute('**/api/v1/auth/email/otp');
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByLabel('Verification code').last().press('Enter'); // Enter in the code sends it, as Verify does
   await expect(page.getByRole('alert')).toHaveText(/The code is not correct|Too many wrong codes/);
   await expect(page.getByLabel('Verification code').first()).toHaveValue('');
+  // Refused, the code is cleared and typing goes on in its first digit.
+  await expect(page.getByLabel('Verification code').first()).toBeFocused();
   await checkScreen(page, 'verify-code-wrong');
   await page.getByRole('button', { name: 'Send a new code' }).click();
   await expect(page.getByRole('alert')).toHaveText('A code was sent a moment ago; wait a minute before asking for another');

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { loginRequestSchema, loginWithCodeSchema, loginWithRecoveryCodeSchema } from '../../../contract/accounts';
 import { capitalise } from '../../api/errors';
@@ -53,6 +53,11 @@ export function SignInPage({ search }: { search: FromSearch }) {
       });
     },
   });
+
+  // A code the server refused: focus goes to it, so its message is read and the next one typed there.
+  useEffect(() => {
+    if (codeError) document.getElementById(fields.code.id)?.focus();
+  }, [codeError, fields.code.id]);
 
   const switchCode = () => {
     setRecoveryCode(!recoveryCode);

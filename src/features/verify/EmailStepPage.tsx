@@ -19,6 +19,7 @@ export function EmailStepPage() {
   const [typed, setTyped] = useState('');
   const sending = useAsyncAction('Requesting the code');
   const email = profile?.email ?? '';
+  const confirmed = typed === email && email !== '';
 
   const send = () =>
     sending.run(async () => {
@@ -28,16 +29,24 @@ export function EmailStepPage() {
 
   return (
     <VerifyFrame step="email" title="Verify your email" subtitle="Type your email address to confirm it is yours; we will send a 6-digit code to it.">
-      <Stack gap="md">
-        <OutcomeAlert outcome={sending.outcome} />
-        <TextInput label="Email" type="email" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} placeholder={maskEmail(email)} autoComplete="email" />
-        <Button onClick={() => void send()} disabled={typed !== email || email === ''} loading={sending.busy} size="md">
-          Next
-        </Button>
-        <AnchorLink to="/verify/email/otp" size="sm" ta="center">
-          I already have a code
-        </AnchorLink>
-      </Stack>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (confirmed && !sending.busy) void send();
+        }}
+      >
+        <Stack gap="md">
+          <OutcomeAlert outcome={sending.outcome} />
+          <TextInput label="Email" type="email" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} placeholder={maskEmail(email)} autoComplete="email" />
+          <Button type="submit" disabled={!confirmed} loading={sending.busy} size="md">
+            Next
+          </Button>
+          <AnchorLink to="/verify/email/otp" size="sm" ta="center">
+            I already have a code
+          </AnchorLink>
+        </Stack>
+      </form>
     </VerifyFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, PinInput, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { OTP_LENGTH, verificationStatusSchema } from '../../../contract/verification';
 import { callApi } from '../../api/client';
@@ -14,6 +14,7 @@ export function OtpPage() {
   const session = useSession();
   const { profile } = useSnapshot(session.state);
   const [code, setCode] = useState('');
+  const pins = useRef<HTMLDivElement>(null);
   const action = useAsyncAction('Email verification');
 
   const confirm = () =>
@@ -22,7 +23,11 @@ export function OtpPage() {
         await callApi(session.connection, 'POST', '/api/v1/auth/email/otp', verificationStatusSchema, { otp: code });
       } catch (error) {
         // A code judged (wrong, expired) makes room for the next; one that got no answer is kept to send again.
-        if (error instanceof ApiError && error.status === 400) setCode('');
+        if (error instanceof ApiError && error.status === 400) {
+          setCode('');
+          // Verify is disabled now: the first digit is where typing goes on (and its alert is read).
+          pins.current?.querySelector('input')?.focus();
+        }
         throw error;
       }
       await session.authenticate();
@@ -36,21 +41,29 @@ export function OtpPage() {
 
   return (
     <VerifyFrame step="email" title="Enter the code" subtitle={`We sent a ${OTP_LENGTH}-digit code to ${profile?.email ?? 'your email'}. It is valid for 10 minutes.`}>
-      <Stack gap="md">
-        <OutcomeAlert outcome={action.outcome} />
-        <Group justify="center">
-          <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" ariaLabel="Verification code" autoFocus />
-        </Group>
-        <Button onClick={() => void confirm()} disabled={code.length !== OTP_LENGTH} loading={action.busy} size="md">
-          Verify
-        </Button>
-        <Text size="sm" ta="center" c="dimmed">
-          No mail?{' '}
-          <Anchor component="button" type="button" size="sm" onClick={() => void resend()}>
-            Send a new code
-          </Anchor>
-        </Text>
-      </Stack>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (code.length === OTP_LENGTH && !action.busy) void confirm();
+        }}
+      >
+        <Stack gap="md">
+          <OutcomeAlert outcome={action.outcome} />
+          <Group justify="center" ref={pins}>
+            <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" ariaLabel="Verification code" autoFocus />
+          </Group>
+          <Button type="submit" disabled={code.length !== OTP_LENGTH} loading={action.busy} size="md">
+            Verify
+          </Button>
+          <Text size="sm" ta="center" c="dimmed">
+            No mail?{' '}
+            <Anchor component="button" type="button" size="sm" onClick={() => void resend()}>
+              Send a new code
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
     </VerifyFrame>
   );
 }
