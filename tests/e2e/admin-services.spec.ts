@@ -108,6 +108,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   const updated = page.getByRole('dialog', { name: 'Service Updated' });
   await expect(updated.getByText('Service has updated successfully!')).toBeVisible();
   await updated.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Update' })).toBeFocused(); // the form is made anew; focus is not lost
   await page.goto(page.url().replace('/edit/', '/view/'));
   await expect(page.getByText('https://paperless.home.lan/new-callback')).toBeVisible();
   await expect(page.getByText('app.paperless:///oauth-callback')).toBeVisible();

@@ -69,6 +69,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   expect((await download).suggestedFilename()).toBe('home-guard-recovery-codes.txt');
   await checkScreen(page, 'two-step-recovery-codes');
   await saved.getByRole('button', { name: 'Done' }).click();
+  await expect(card.getByRole('button', { name: 'Turn Off' })).toBeFocused(); // back on the button that opened the dialogs
   await expect(saved).toBeHidden();
   await expect(card.getByRole('status')).toHaveText('Two-step sign-in is on. Next time you sign in, have your authenticator app ready.');
   await expect(card.getByText(/^On since .+\. Signing in asks for your password and a code from your authenticator app\. You have 10 recovery codes left, in case you lose your phone\.$/)).toBeVisible();
@@ -88,6 +89,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await codeField.fill(appCode(secret, 5));
   await other.getByRole('button', { name: 'Log In' }).click();
   await expect(other.getByText('The code is not correct; check that the app shows Home Guard and try the newest code')).toBeVisible();
+  await expect(codeField).toBeFocused(); // where the refusal is read, and the next code typed
   await codeField.fill(appCode(secret, 1));
   await other.getByRole('button', { name: 'Log In' }).click();
   await expect(other.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();

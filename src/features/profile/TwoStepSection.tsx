@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { twoStepStatusSchema, type TwoStepStatus } from '../../../contract/two-step';
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
 import { dayOf } from './dates';
@@ -20,13 +20,20 @@ export function TwoStepSection() {
   const { data: status, setData: setStatus, error, reload } = useOwnData('/api/v1/auth/two-step', twoStepStatusSchema);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  // The dialogs mount open, so Mantine records no element to give focus back to: done here.
+  const opener = useRef<HTMLElement | null>(null);
 
   const open = (which: Dialog) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setOutcome(null);
     setDialog(which);
   };
-  const done = (next: TwoStepStatus, message: string) => {
+  const close = () => {
     setDialog(null);
+    requestAnimationFrame(() => opener.current?.focus());
+  };
+  const done = (next: TwoStepStatus, message: string) => {
+    close();
     setStatus(next);
     setOutcome({ kind: 'success', message });
   };
@@ -54,11 +61,11 @@ export function TwoStepSection() {
           )}
         </Group>
       )}
-      {dialog === 'on' && <TurnOnTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is on. Next time you sign in, have your authenticator app ready.')} />}
+      {dialog === 'on' && <TurnOnTwoStepDialog onClose={close} onDone={(next) => done(next, 'Two-step sign-in is on. Next time you sign in, have your authenticator app ready.')} />}
       {dialog === 'codes' && status && (
-        <NewRecoveryCodesDialog onClose={() => setDialog(null)} onDone={(count) => done({ ...status, recovery_codes_left: count }, 'New recovery codes are ready. The old ones no longer work.')} />
+        <NewRecoveryCodesDialog onClose={close} onDone={(count) => done({ ...status, recovery_codes_left: count }, 'New recovery codes are ready. The old ones no longer work.')} />
       )}
-      {dialog === 'off' && <TurnOffTwoStepDialog onClose={() => setDialog(null)} onDone={(next) => done(next, 'Two-step sign-in is off. Signing in asks for your password only.')} />}
+      {dialog === 'off' && <TurnOffTwoStepDialog onClose={close} onDone={(next) => done(next, 'Two-step sign-in is off. Signing in asks for your password only.')} />}
     </ProfileCard>
   );
 }

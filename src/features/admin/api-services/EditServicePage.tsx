@@ -16,6 +16,12 @@ export function EditServicePage({ serviceId }: { serviceId: string }) {
   const { data: service, loading, notFound, reload } = useApiData(path, apiServiceSchema);
   const updating = useAsyncAction('Updating the service');
   const [updated, setUpdated] = useState(false);
+  // The form is made anew with the saved service (its key) under the open modal: the Update
+  // button focus would go back to is gone, so the new one gets it.
+  const closeModal = () => {
+    setUpdated(false);
+    requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('main form button[type="submit"]')?.focus());
+  };
 
   if (!service) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
   return (
@@ -35,10 +41,10 @@ export function EditServicePage({ serviceId }: { serviceId: string }) {
           })
         }
       />
-      <Modal opened={updated} onClose={() => setUpdated(false)} title="Service Updated" centered>
+      <Modal opened={updated} onClose={closeModal} returnFocus={false} title="Service Updated" centered>
         <Text size="sm">Service has updated successfully!</Text>
         <Group justify="flex-end" mt="md">
-          <Button onClick={() => setUpdated(false)}>Close</Button>
+          <Button onClick={closeModal}>Close</Button>
         </Group>
       </Modal>
     </AdminPage>
