@@ -20,6 +20,20 @@ describe('attacks on the OIDC provider', () => {
     expect(registered.body.redirect_to).toBe('https://app.lan/bye?state=s');
   });
 
+  it('a NUL in client_secret_basic credentials is malformed, and counted as a failed authentication (PostgreSQL cannot store it)', async () => {
+    const failures = async () => (await f.t.db.selectFrom('throttle').select('failures').where('key', 'like', 'client-auth:%').executeTakeFirst())?.failures ?? 0;
+    const before = await failures();
+    const headers = ['JTAwOng=', Buffer.from('\0:x').toString('base64'), Buffer.from('grafana:%00').toString('base64')];
+    for (const url of ['/api/v1/oauth/token', '/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {
+      for (const basic of headers) {
+        const response = await fetch(`${f.issuer}${url}`, { method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=x&token=x' });
+        expect({ status: response.status, body: await response.json() }, `${url} ${basic}`).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'Malformed client credentials' } });
+        expect(response.headers.get('www-authenticate')).toMatch(/^Basic /);
+      }
+    }
+    expect(await failures()).toBe(before + 9);
+  });
+
   it("a service's token is no key to another user's or service's data", async () => {
     const mine = await f.createService({ name: 'Mine' });
     const theirs = await f.createService({ name: 'Theirs' });

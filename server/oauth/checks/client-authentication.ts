@@ -23,7 +23,8 @@ export function readClientCredentials(request: FastifyRequest, body: { client_id
     } catch {
       throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
     }
-    if (colon < 0 || !clientId) throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
+    // Every other input refuses NUL too: PostgreSQL cannot compare it with text.
+    if (colon < 0 || !clientId || clientId.includes('\0') || secret.includes('\0')) throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
     if (body.client_id !== undefined && body.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id does not match the credentials');
     return { clientId, secret, method: 'client_secret_basic' };
   }
