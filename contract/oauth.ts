@@ -83,7 +83,7 @@ export const END_SESSION_PARAMS = Object.keys(endSessionRequestSchema.shape) as 
 export const endSessionResponseSchema = z.object({
   /** Where to send the browser, or null to stay on the signed-out page. */
   redirect_to: z.string().nullable(),
-  /** The user whose account this device should sign out, when the hint named one. */
+  /** The user whose account this device should sign out, when the hint is of a service session still open (else the page asks). */
   subject: z.string().nullable(),
 });
 

@@ -17,7 +17,10 @@ export class EndSession {
     private readonly clock: () => number,
   ) {}
 
-  /** Answers the end-session response, and which service session it ended (for the audit log). */
+  /**
+   * Answers the end-session response (`subject` only for a hint of a live session), and which
+   * service session it ended (for the audit log).
+   */
   async end(request: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null; ended: { userId: string; serviceId: string } | null }> {
     const hint = request.id_token_hint ? await this.hints.read(request.id_token_hint) : null;
     const clientId = request.client_id ?? hint?.aud[0];
@@ -25,10 +28,14 @@ export class EndSession {
     if (hint && service && !hint.aud.includes(service.client_id)) return { redirect_to: null, subject: null, ended: null };
 
     let ended: { userId: string; serviceId: string } | null = null;
+    let subject: string | null = null;
     if (hint?.sid && service) {
       const session = await this.serviceSessions.findSession(hint.sid);
-      if (session && session.service_id === service.id && session.user_id === hint.sub && (await this.serviceSessions.revokeSession(session.id, this.clock()))) {
-        ended = { userId: session.user_id, serviceId: service.id };
+      if (session && session.service_id === service.id && session.user_id === hint.sub) {
+        // Only a hint of a session still open names whom this device signs out: an old ID token
+        // (they leak through URLs and logs) would do it unasked (RP-Initiated Logout §2: ask).
+        if (session.revoked_at === null && session.expires_at > this.clock()) subject = session.user_id;
+        if (await this.serviceSessions.revokeSession(session.id, this.clock())) ended = { userId: session.user_id, serviceId: service.id };
       }
     }
     let redirectTo: string | null = null;
@@ -37,6 +44,6 @@ export class EndSession {
       const allowed = [...(JSON.parse(service.redirect_uris) as string[]), ...(JSON.parse(service.post_logout_redirect_uris) as string[])];
       if (allowed.includes(request.post_logout_redirect_uri)) redirectTo = redirectWith(request.post_logout_redirect_uri, { state: request.state });
     }
-    return { redirect_to: redirectTo, subject: hint?.sub ?? null, ended };
+    return { redirect_to: redirectTo, subject, ended };
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { redirectWith } from '../../contract/oauth';
+import { AppError } from '../errors';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -54,6 +55,9 @@ export class OAuthError extends Error {
 /** A parameter sent more than once, in a query or a form (RFC 6749 §3.1): it is refused, never guessed at. */
 export const repeatedParameters = (names: readonly string[]) => new OAuthError('invalid_request', `The ${names.join(', ')} parameter${names.length > 1 ? 's are' : ' is'} repeated`);
 
+/** The RFC code for a first-party refusal (the bearer token of /oauth/code): RFC 6750 §3.1 for a 401. */
+const APP_ERROR_CODES: Partial<Record<number, OAuthErrorCode>> = { 401: 'invalid_token', 403: 'access_denied' };
+
 /** OAuth endpoints answer RFC errors (never a stack), with no-store on every answer. */
 export function installOAuthErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -62,6 +66,9 @@ export function installOAuthErrorHandling(app: FastifyInstance): void {
     else if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0]!;
       known = new OAuthError('invalid_request', `${issue.instancePath.replace(/^\//, '') || 'request'}: ${issue.message ?? 'is invalid'}`);
+    } else if (error instanceof AppError && error.statusCode < 500) {
+      // Status and challenge stand: the web app refreshes its token, and tries again, on a 401 only.
+      known = new OAuthError(APP_ERROR_CODES[error.statusCode] ?? 'invalid_request', error.message, error.statusCode, undefined, error.headers);
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       known = new OAuthError('invalid_request', error.statusCode === 413 ? 'The request is too large' : 'The request could not be read', error.statusCode === 413 ? 413 : 400);
     } else {

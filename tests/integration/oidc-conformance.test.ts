@@ -102,6 +102,37 @@ describe('the end-session endpoint takes a form POST (RP-Initiated Logout §2)',
   });
 });
 
+describe('an ID token names whom to sign out only while its session is open (RP-Initiated Logout §2)', () => {
+  it('an ended or expired session names no one: the page asks instead', async () => {
+    const endSession = (idToken: string) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: idToken, post_logout_redirect_uri: CALLBACK, state: 's' });
+    const config = await f.relyingParty(service);
+    const { tokens } = await f.signInToService(config);
+    expect((await endSession(tokens.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: tokens.claims()!.sub });
+    // The same ID token again (it leaked through a URL or a log): still back to the service, naming no one.
+    expect((await endSession(tokens.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: null });
+
+    // Without refresh tokens, the session lasts as long as its access token.
+    const codeOnly = (await f.signInToService(await f.relyingParty(await f.createService({ name: 'Gitea', grant_types: [] })), { scope: 'openid' })).tokens;
+    f.t.advance((codeOnly.expires_in! + 1) * 1000);
+    expect((await endSession(codeOnly.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: null });
+  });
+});
+
+describe('the code request answers a bad bearer token as RFC 6750 §3.1 says', () => {
+  it('401 invalid_token with its challenge, so the web app refreshes and tries again', async () => {
+    const ask = (access: string | undefined) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, access);
+    const fresh = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body;
+    expect((await ask(fresh.access)).status).toBe(200);
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/logout', {}, fresh.refresh)).status).toBe(200);
+    for (const [access, challenge] of [[undefined, 'Bearer'], ['not-a-token', 'Bearer error="invalid_token"'], [fresh.access, 'Bearer error="invalid_token"']] as const) {
+      const refused = await ask(access);
+      expect({ status: refused.status, error: refused.body.error, challenge: refused.headers.get('www-authenticate') }, String(access)).toEqual({ status: 401, error: 'invalid_token', challenge });
+      expect(refused.body.error_description).toEqual(expect.any(String));
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});
+
 describe('request objects are refused, not ignored (OIDC Core §6.1, §6.2)', () => {
   const authorize = async (params: Record<string, string>) => {
     const query = new URLSearchParams({ client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 'xyz', ...params });
