@@ -131,6 +131,26 @@ test('prompt=login asks a signed-in person for the password again, and the servi
   expect(new URL(page.url()).searchParams.get('state')).toBe('signed-out');
 });
 
+test('with max_age, a consent screen read for longer than it allows asks for the password again at Allow, instead of failing the service', async ({ page }) => {
+  const service = await createService({ name: 'Mealie' });
+  const person = await verifiedPerson('slowreader');
+  await signInToHome(page, person);
+  const config = await discover(service);
+  const verifier = client.randomPKCECodeVerifier();
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: callback, scope: 'openid email', max_age: '5', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'slow' });
+  await page.waitForTimeout(5_500); // the sign-in to Home is older than max_age now
+  await page.goto(url.href);
+  await signIn(page, person); // the fresh sign-in max_age asks for
+  await expect(page.getByText('Are you sure you want to trust Mealie?')).toBeVisible();
+  await page.waitForTimeout(5_500); // and the screen read for longer than max_age
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await signIn(page, person);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: 'slow', idTokenExpected: true, maxAge: 5 });
+  expect(tokens.claims()!.email).toBe(person.email);
+});
+
 test('a service the person allowed asks no more, even after its own sign-out; signing out of it on Personal Info makes it ask again', async ({ page }) => {
   const service = await createService({ name: 'Gitea' });
   const person = await verifiedPerson('remember');

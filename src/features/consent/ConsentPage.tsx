@@ -76,20 +76,24 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     if (check) leave(redirectWith(check.redirect_uri, { error, error_description: description, state: check.state, iss: check.issuer }));
   };
 
-  /** A fresh sign-in of the chosen account (prompt=login, max_age), asked once per request. */
-  const signInAgain = async () => {
-    if (hadStep('fresh-login', returnPath)) return back('login_required');
+  /**
+   * A fresh sign-in of the chosen account (prompt=login, max_age), asked by itself once per
+   * request. Allow clicked after the sign-in grew too old (the screen read for longer than
+   * max_age) asks again: the person is there to sign in.
+   */
+  const signInAgain = async (afterAllow = false) => {
+    if (hadStep('fresh-login', returnPath) && !afterAllow) return back('login_required');
     markStep('fresh-login', returnPath);
     await session.chooseAnotherAccount();
     await navigate({ to: '/auth/login', search: { from: returnPath } });
   };
 
-  const allow = () =>
+  const allow = (clicked = false) =>
     allowing.run(async () => {
       const answer = await requestCode(session.connection, request);
       if (answer.ok) return leave(answer.redirectTo);
       if (answer.error.redirect_to) return leave(answer.error.redirect_to);
-      if (answer.error.error === 'login_required') return signInAgain();
+      if (answer.error.error === 'login_required') return signInAgain(clicked);
       throw new Error(answer.error.error_description ?? answer.error.error);
     });
 
@@ -166,7 +170,7 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
       refused={refusedFor === activeAccount.accountId}
       otherAccountHinted={request.id_token_hint !== undefined && check.hinted_subject !== activeAccount.accountId}
       outcome={allowing.outcome}
-      onAllow={() => void allow()}
+      onAllow={() => void allow(true)}
       onCancel={() => back('access_denied', 'The user did not allow the request')}
       onChangeAccount={() => void session.chooseAnotherAccount()}
     />
