@@ -22,8 +22,11 @@ export type NewUser = {
   now: number;
 };
 
-/** Emails are stored and compared trimmed and lower-cased. */
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+/**
+ * Emails are stored and compared trimmed, lower-cased and in Unicode NFC: 'josé' with a combining
+ * accent is the same address as 'josé' with one letter, not a second account that looks the same.
+ */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase().normalize('NFC');
 
 export function toProfile(row: SignedInUser): Profile {
   return {

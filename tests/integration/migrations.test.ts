@@ -112,3 +112,17 @@ it('gives everyone already there a username made from their email, the oldest ac
   ]);
   await expect(db.updateTable('users').set({ username: 'ann' }).where('id', '=', 'other').execute(), 'unique').rejects.toThrow();
 });
+
+it('brings stored addresses to Unicode NFC, leaving one whose NFC twin is someone else\'s as it is', async () => {
+  await migrateTo('2026-12-03T0200-service-creation-keys');
+  const user = (id: string, email: string, created_at: number) => ({ id, email, username: id, password_hash: 'x', full_name: id, email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at, updated_at: 1 }) as const;
+  await db.insertInto('users').values([user('decomposed', 'rene\u0301@example.com', 1), user('twin', 'zoe\u0308@example.com', 2), user('composed', 'zo\u00eb@example.com', 3), user('plain', 'ann@example.com', 4)]).execute();
+
+  await migrateToLatest(db);
+  expect(await db.selectFrom('users').select(['id', 'email']).orderBy('created_at').execute()).toEqual([
+    { id: 'decomposed', email: 'ren\u00e9@example.com' },
+    { id: 'twin', email: 'zoe\u0308@example.com' },
+    { id: 'composed', email: 'zo\u00eb@example.com' },
+    { id: 'plain', email: 'ann@example.com' },
+  ]);
+});
