@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
@@ -37,6 +37,14 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     logController: new RequestLog(),
+    // An id longer than Fastify's 100 characters would get a 414 of Fastify's own making; the
+    // routes' schemas refuse it in the catalogue's words instead.
+    maxParamLength: 1_000,
+    // The router's own refusals (a broken %-escape) skip the error handler: same shape here.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const known = error.code === 'FST_ERR_BAD_URL' ? AppError.brokenAddress() : new AppError(400, 'The request could not be processed');
+      void reply.code(known.statusCode).send({ error: known.message });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

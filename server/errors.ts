@@ -31,6 +31,9 @@ export class AppError extends Error {
   static payloadTooLarge() {
     return new AppError(413, 'The request body is too large');
   }
+  static brokenAddress() {
+    return new AppError(400, 'The address is not valid: it has a broken %-escape');
+  }
   static nulCharacter() {
     return new AppError(400, 'The request contains a NUL character, which no field accepts');
   }

@@ -77,6 +77,13 @@ describe('serving the PWA', () => {
     expect((await t.app.inject({ method: 'POST', url: '/some-page' })).statusCode).toBe(404);
   });
 
+  it('answers an address the router cannot read in the catalogue\'s shape, and a long id as any unknown one', async () => {
+    const garbled = await t.app.inject({ url: '/api/v1/admin/users/%E0%A4%A' });
+    expect({ status: garbled.statusCode, body: garbled.json() }).toEqual({ status: 400, body: { error: 'The address is not valid: it has a broken %-escape' } });
+    const long = await t.app.inject({ url: `/api/v1/admin/users/${'x'.repeat(150)}` });
+    expect({ status: long.statusCode, body: long.json() }).toEqual({ status: 401, body: { error: expect.any(String) } });
+  });
+
   it('does not serve files outside the build through path traversal', async () => {
     for (const url of ['/../package.json', '/%2e%2e/package.json', '/assets/..%2f..%2fpackage.json']) {
       const answer = await t.app.inject({ url });
