@@ -128,6 +128,20 @@ export class AppError extends Error {
   static pictureTooLarge(maxBytes: number) {
     return new AppError(413, `The picture is larger than ${maxBytes / 1024 / 1024} MB; choose a smaller one.`, 'image');
   }
+  /** A body that is not whole multipart: no boundary, no closing boundary, cut off mid-part. */
+  static incompleteUpload() {
+    return new AppError(400, 'The upload is not a complete multipart/form-data body; send the picture as the image field of a form', 'image');
+  }
+  static tooManyUploadParts() {
+    return new AppError(400, 'The upload has too many fields or files; send one picture, as the image field', 'image');
+  }
+  // An administrator's own session must not take their account: these ask for the current password elsewhere (ASVS 3.7.1).
+  static ownSignInElsewhere() {
+    return new AppError(409, 'Change your own password or two-step sign-in from Personal Info, which asks for your current password');
+  }
+  static ownEmailElsewhere() {
+    return new AppError(409, 'Another administrator must change your email: changing your own here would not ask for your current password');
+  }
   static verificationIncomplete() {
     return new AppError(409, 'Verify your email and profile picture first');
   }

@@ -17,9 +17,11 @@ export class Avatars {
     const url = `${this.publicUrl}/avatars/${id}.webp`;
     const now = this.clock();
     await this.db.transaction().execute(async (tx) => {
+      // The user's row first: its lock makes uploads at once take turns on PostgreSQL. Otherwise,
+      // under READ COMMITTED, each DELETE misses the other's uncommitted picture and both stay.
+      await tx.updateTable('users').set({ profile_picture: url, avatar_verified: 1, updated_at: now }).where('id', '=', userId).execute();
       await tx.deleteFrom('avatars').where('user_id', '=', userId).execute();
       await tx.insertInto('avatars').values({ id, user_id: userId, content_type: contentType, bytes, created_at: now }).execute();
-      await tx.updateTable('users').set({ profile_picture: url, avatar_verified: 1, updated_at: now }).where('id', '=', userId).execute();
     });
     return url;
   }

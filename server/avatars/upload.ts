@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyRequest } from 'fastify';
+import { AVATAR_FIELD, AVATAR_MAX_BYTES } from '../../contract/verification';
+import { AppError } from '../errors';
+
+const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE']);
+const TOO_MANY_PARTS = new Set(['FST_FIELDS_LIMIT', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
+
+/** The bytes of the picture sent as the form's image field. */
+export async function readPicture(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw AppError.notAnImage();
+  try {
+    const file = await request.file();
+    if (!file || file.fieldname !== AVATAR_FIELD) throw AppError.notAnImage();
+    return await file.toBuffer();
+  } catch (error) {
+    // busboy's parse errors are plain Errors without a status; anything raised while reading the body is about the body.
+    if (error instanceof AppError || (error as FastifyError).statusCode !== undefined) throw error;
+    const refusal = AppError.incompleteUpload();
+    refusal.cause = error;
+    throw refusal;
+  }
+}
+
+/**
+ * What to answer for a failed upload: the spec's one message, or what else is wrong with the
+ * upload itself. Undefined for what keeps its own answer: a missing token, throttling, faults.
+ */
+export function uploadRefusal(error: FastifyError): AppError | undefined {
+  const status = error.statusCode ?? 500;
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) return undefined;
+  if (error instanceof AppError) return error;
+  if (error.code === 'FST_MP_PREMATURE_CLOSE') return AppError.incompleteUpload();
+  if (TOO_LARGE.has(error.code)) return AppError.pictureTooLarge(AVATAR_MAX_BYTES);
+  if (TOO_MANY_PARTS.has(error.code)) return AppError.tooManyUploadParts();
+  return AppError.notAnImage();
+}

@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pngOf } from '../support/images';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { testDatabaseKind } from '../support/test-database';
+
+let t: TestApp;
+let user: Awaited<ReturnType<typeof registerAndLogin>>;
+let logged: Array<{ level: number; msg: string; reason?: string }>;
+beforeEach(async () => {
+  logged = [];
+  t = await startTestApp({}, { logger: { level: 'info', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } });
+  user = await registerAndLogin(t.app);
+});
+afterEach(async () => t.close());
+
+const BOUNDARY = 'hg-boundary-7d3f';
+const partHead = (name: string, filename?: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: image/png` : ''}\r\n\r\n`;
+
+/** PUT /api/v1/avatar with a multipart body written by hand, as a broken or hostile client would send it. */
+const sendRaw = (payload: Buffer | string, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
+  t.app.inject({ method: 'PUT', url: '/api/v1/avatar', headers: { authorization: `Bearer ${user.access}`, 'content-type': contentType }, payload });
+
+const upload = async (bytes: Buffer) => {
+  const payload = Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+  const answer = await sendRaw(payload);
+  return { status: answer.statusCode, body: answer.json() as Record<string, unknown> };
+};
+
+async function nothingStored() {
+  expect(await t.db.selectFrom('avatars').select('id').execute()).toEqual([]);
+  expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).body).toMatchObject({ avatar_verified: false, profile_picture: null });
+}
+
+describe('a malformed upload is refused with 400 and a sentence, storing nothing', () => {
+  it('refuses a multipart body that is not whole: no boundary, no closing boundary, cut off in a part header', async () => {
+    const png = await pngOf(32, 32);
+    const broken: Array<[string, Buffer | string, string?]> = [
+      ['no boundary in the Content-Type', 'hello', 'multipart/form-data'],
+      ['no closing boundary', Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), png])],
+      ['cut off inside a part header', `--${BOUNDARY}\r\nContent-Disposition: form-da`],
+    ];
+    for (const [name, payload, contentType] of broken) {
+      const answer = await sendRaw(payload, contentType);
+      expect([answer.statusCode, answer.json()], name).toEqual([400, { error: 'The upload is not a complete multipart/form-data body; send the picture as the image field of a form', field: 'image' }]);
+    }
+    await nothingStored();
+    expect(logged.filter((line) => line.level >= 50), 'no error, no stack').toEqual([]);
+    expect(logged.filter((line) => line.msg === 'avatar upload refused').map((line) => line.reason)).toEqual([
+      'Multipart: Boundary not found',
+      expect.stringMatching(/unexpected end of multipart data/i),
+      expect.stringMatching(/unexpected end of multipart data/i),
+    ]);
+  });
+
+  it('says that there are too many fields, not that a tiny picture is too large', async () => {
+    const fields = ['a', 'b', 'c', 'd', 'e'].map((name) => `${partHead(name)}x\r\n`).join('');
+    const payload = Buffer.concat([Buffer.from(fields), Buffer.from(partHead('image', 'avatar.png')), await pngOf(8, 8), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+    const answer = await sendRaw(payload);
+    expect([answer.statusCode, answer.json()]).toEqual([400, { error: 'The upload has too many fields or files; send one picture, as the image field', field: 'image' }]);
+    await nothingStored();
+    expect((await upload(await pngOf(8, 8))).status, 'the picture alone is taken').toBe(200);
+  });
+});
+
+describe('uploads at once', () => {
+  /**
+   * Sends uploads at once. On PostgreSQL another transaction holds the avatars table against
+   * writes until each upload's transaction waits for it or for another upload's, so all of them
+   * are inside their transactions before any writes (SQLite runs one transaction at a time).
+   */
+  async function atOnce<T>(count: number, send: () => Promise<T>): Promise<T[]> {
+    if (testDatabaseKind() !== 'postgres') return Promise.all(Array.from({ length: count }, send));
+    const { answers } = await t.db.transaction().execute(async (tx) => {
+      await sql`lock table avatars in share mode`.execute(tx);
+      const sent = Promise.all(Array.from({ length: count }, send));
+      const waiting = sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      await expect.poll(async () => (await waiting.execute(t.db)).rows[0]!.count, { timeout: 10_000 }).toBe(count);
+      return { answers: sent };
+    });
+    return answers;
+  }
+
+  it('keep one picture: the one the profile shows; the others are deleted and no longer served', async () => {
+    const png = await pngOf(64, 64);
+    const answers = await atOnce(4, () => upload(png));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const stored = await t.db.selectFrom('avatars').select('id').where('user_id', '=', user.id).execute();
+    expect(stored).toHaveLength(1);
+    const shown = (await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).body.profile_picture as string;
+    expect(shown).toBe(`http://127.0.0.1:8080/avatars/${stored[0]!.id}.webp`);
+    const served = await Promise.all(answers.map(async (answer) => (await t.app.inject({ url: new URL(answer.body.profile_picture as string).pathname })).statusCode));
+    expect(served.sort()).toEqual([200, 404, 404, 404]);
+  });
+});
