@@ -52,7 +52,8 @@ export const adminUserUpdateSchema = z.object({
   email: emailField,
   /** Left out: the username stays as it is. */
   username: usernameField.optional(),
-  phone_number: phoneField.nullable(),
+  /** Left out: the phone number stays as it is; null or blank: removed. */
+  phone_number: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), phoneField.nullable()),
   is_admin: z.boolean({ error: 'is_admin must be true or false' }),
   /** Left out: the groups stay as they are. */
   groups: groupsField.optional(),

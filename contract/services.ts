@@ -37,8 +37,11 @@ export const redirectUriField = z
   }, "Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment");
 
 const uriList = z.array(redirectUriField, { error: 'URIs must be a list' }).max(20, 'At most 20 URIs');
+const grantTypeList = z.array(z.enum(GRANT_TYPES, { error: `Grant types must be among ${GRANT_TYPES.join(', ')}` }), { error: 'Grant types must be a list' });
+type GrantType = (typeof GRANT_TYPES)[number];
+const grantsOrDefault = (grants: GrantType[] | undefined): GrantType[] => (grants && grants.length > 0 ? grants : ['authorization_code']);
 
-/** The admin's service form (spec §5 messages); grant types default to authorization_code. */
+/** The admin's service form (spec §5 messages); grant types left out or empty are authorization_code. */
 export const apiServiceInputSchema = z.object({
   name: requiredText('Name', 120),
   description: requiredMultilineText('Description', 1000),
@@ -47,10 +50,7 @@ export const apiServiceInputSchema = z.object({
   scopes: z
     .array(z.enum(KNOWN_SCOPES as [Scope, ...Scope[]], { error: `Scopes must be among ${KNOWN_SCOPES.join(', ')}` }), { error: 'Scopes are required' })
     .min(1, 'Scopes are required'),
-  grant_types: z
-    .array(z.enum(GRANT_TYPES, { error: `Grant types must be among ${GRANT_TYPES.join(', ')}` }), { error: 'Grant types must be a list' })
-    .optional()
-    .transform((grants) => (grants && grants.length > 0 ? grants : ['authorization_code' as const])),
+  grant_types: grantTypeList.optional().transform(grantsOrDefault),
   is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
   icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000).nullable().optional(),
   /** Where people open it; Home lists it for everyone it lets in. */
@@ -64,6 +64,11 @@ export const apiServiceInputSchema = z.object({
   public_client: z.boolean({ error: 'public_client must be true or false' }).optional(),
 });
 export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
+
+/** PUT /api/v1/admin/api-services/{id}: as creating, but grant types left out stay as they are (an empty list is still authorization_code). */
+export const apiServiceUpdateSchema = apiServiceInputSchema.extend({
+  grant_types: grantTypeList.optional().transform((grants) => (grants === undefined ? undefined : grantsOrDefault(grants))),
+});
 
 export const apiServiceSchema = z.object({
   id: z.string(),

@@ -15,6 +15,7 @@ import {
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { listQuerySchema } from '../../contract/services';
+import type { PasswordChange } from '../mail/password-changed-mail';
 import type { Services } from '../services';
 import { changedAccountFields } from './users-admin';
 
@@ -39,13 +40,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   });
   app.put('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserUpdateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
     const before = await usersAdmin.get(request.params.id);
-    const after = await usersAdmin.update(request.params.id, request.body);
+    const after = await usersAdmin.update(request.params.id, request.body, request.auth!);
     const changed = changedAccountFields(before, after);
     return changed ? recorded(request, { kind: 'account-changed', userId: after.id, detail: changed }, after) : after;
   });
   app.put('/api/v1/admin/users/:id/password', { ...admin, schema: { params: idParams, body: adminUserPasswordSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    const how = await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
-    return recorded(request, { kind: 'password-changed', userId: request.params.id, detail: how }, {});
+    await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
+    return recorded(request, { kind: 'password-changed', userId: request.params.id, detail: 'set-by-administrator' satisfies PasswordChange }, {});
   });
   app.put('/api/v1/admin/users/:id/status', { ...admin, schema: { params: idParams, body: adminUserStatusSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
     const wasDisabled = (await usersAdmin.get(request.params.id)).disabled_at !== null;
@@ -55,8 +56,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   });
   // For someone who lost their authenticator app: answers the user's details.
   app.delete('/api/v1/admin/users/:id/two-step', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
-    const user = await usersAdmin.turnOffTwoStep(request.params.id);
-    return recorded(request, { kind: 'two-step-off', userId: user.id }, user);
+    const { user, turnedOff } = await usersAdmin.turnOffTwoStep(request.params.id, request.auth!);
+    return turnedOff ? recorded(request, { kind: 'two-step-off', userId: user.id }, user) : user;
   });
   app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: z.object({}), ...errors } } }, async (request) => {
     const user = await usersAdmin.get(request.params.id);

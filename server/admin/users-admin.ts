@@ -8,7 +8,6 @@ import { isPostgres } from '../db/postgres-one-statement';
 import type { DB } from '../db/schema';
 import { AppError } from '../errors';
 import { emailChangedNotice } from '../mail/email-changed-mail';
-import type { PasswordChange } from '../mail/password-changed-mail';
 import type { Notify } from '../mail/security-notice';
 import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
 import type { Authenticated, UserSessionsService } from '../sessions/user-sessions-service';
@@ -81,21 +80,23 @@ export class UsersAdmin {
 
   /**
    * Edits a user. A changed email must be verified again: codes and reset links mailed to the old
-   * address stop working, and the old address is told where the account's mail goes now.
+   * address stop working, and the old address is told where the account's mail goes now. A phone
+   * number, username or groups left out stay as they are.
    */
-  async update(id: string, input: z.output<typeof adminUserUpdateSchema>): Promise<AdminUserDetail> {
+  async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated): Promise<AdminUserDetail> {
     const before = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (current.is_admin === 1 && !input.is_admin) refuseIfLastAdmin(enabledAdmins, id);
       const email = normaliseEmail(input.email);
       const emailChanged = email !== current.email;
+      if (emailChanged && id === by.userId) throw AppError.ownEmailElsewhere();
       await tx
         .updateTable('users')
         .set({
           full_name: input.full_name,
           email,
           ...(input.username ? { username: input.username } : {}),
-          phone_number: input.phone_number ?? null,
+          ...(input.phone_number !== undefined ? { phone_number: input.phone_number } : {}),
           is_admin: input.is_admin ? 1 : 0,
           ...(input.groups ? { groups: JSON.stringify(input.groups) } : {}),
           updated_at: this.clock(),
@@ -118,23 +119,22 @@ export class UsersAdmin {
     return this.get(id);
   }
 
-  /**
-   * Sets a user's password and signs them out of Home Guard everywhere and of every service; an
-   * administrator setting their own keeps the Home Guard session they do it from.
-   */
-  async setPassword(id: string, password: string, by: Authenticated): Promise<PasswordChange> {
+  /** Sets another user's password and signs them out of Home Guard everywhere and of every service. */
+  async setPassword(id: string, password: string, by: Authenticated): Promise<void> {
+    if (id === by.userId) throw AppError.ownSignInElsewhere();
     await this.row(id);
-    // An administrator setting their own password here changes it as anyone changes theirs.
-    const how: PasswordChange = id === by.userId ? 'changed' : 'set-by-administrator';
-    await this.accounts.setPassword(id, password, how, id === by.userId ? by.sessionId : undefined);
-    return how;
+    await this.accounts.setPassword(id, password, 'set-by-administrator');
   }
 
-  /** For someone who lost their authenticator app: they sign in with their password alone, and may set it up again. */
-  async turnOffTwoStep(id: string): Promise<AdminUserDetail> {
+  /**
+   * For someone who lost their authenticator app: they sign in with their password alone, and may
+   * set it up again. `turnedOff` is false when it was off already.
+   */
+  async turnOffTwoStep(id: string, by: Authenticated): Promise<{ user: AdminUserDetail; turnedOff: boolean }> {
+    if (id === by.userId) throw AppError.ownSignInElsewhere();
     const row = await this.row(id);
-    await this.authenticatorApps.turnOff(row, 'administrator');
-    return toDetail(row, false);
+    const { wasOn } = await this.authenticatorApps.turnOff(row, 'administrator');
+    return { user: toDetail(row, false), turnedOff: wasOn };
   }
 
   /**

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { apiServiceInputSchema, ApiService } from '../../contract/services';
+import type { apiServiceInputSchema, apiServiceUpdateSchema, ApiService } from '../../contract/services';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../accounts/users-repository';
 import { type ApiServiceRow, type ApiServicesRepository, toApiService } from './api-services-repository';
 import { hashClientSecret, newClientId, newClientSecret } from './client-secrets';
 
 type ApiServiceInput = z.output<typeof apiServiceInputSchema>;
+type ApiServiceUpdate = z.output<typeof apiServiceUpdateSchema>;
 type CreatedService = { id: string; credentials: { client_id: string; client_secret: string | null }; repeated: boolean };
 
 /** How long a creation sent again gets the service it made (see repeatedCreation). */
@@ -84,7 +85,7 @@ export class ApiServicesService {
     return { id: made.id, credentials, repeated: true };
   }
 
-  async update(id: string, input: ApiServiceInput): Promise<ApiService> {
+  async update(id: string, input: ApiServiceUpdate): Promise<ApiService> {
     const current = await this.get(id);
     const becomesPublic = input.public_client === true && !current.public_client;
     const changed = await this.services.update(id, {
@@ -93,7 +94,7 @@ export class ApiServicesService {
       redirect_uris: JSON.stringify(input.redirect_uris),
       ...(input.post_logout_redirect_uris ? { post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris) } : {}),
       scopes: JSON.stringify([...new Set(input.scopes)]),
-      grant_types: JSON.stringify([...new Set(input.grant_types)]),
+      ...(input.grant_types ? { grant_types: JSON.stringify([...new Set(input.grant_types)]) } : {}),
       ...(input.icon_url !== undefined ? { icon_url: input.icon_url } : {}),
       ...(input.launch_url !== undefined ? { launch_url: input.launch_url } : {}),
       ...(input.id_token_signed_response_alg ? { id_token_signed_response_alg: input.id_token_signed_response_alg } : {}),

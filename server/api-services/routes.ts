@@ -7,6 +7,7 @@ import {
   apiServiceInputSchema,
   apiServiceListSchema,
   apiServiceSchema,
+  apiServiceUpdateSchema,
   createdApiServiceSchema,
   credentialsSchema,
   IDEMPOTENCY_KEY_HEADER,
@@ -47,7 +48,7 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     apiServices.get(request.params.id),
   );
 
-  app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceInputSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
+  app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceUpdateSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
     const updated = await apiServices.update(request.params.id, request.body);
     return recorded(request, 'service-changed', updated, updated);
   });

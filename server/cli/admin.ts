@@ -118,10 +118,9 @@ async function withServices(config: Config, work: (services: Services) => Promis
 function turnOffTwoStep(config: Config, email: string): Promise<string> {
   return withServices(config, async (services) => {
     const user = await services.accounts.accountByEmail(email);
-    const { enabled } = await services.authenticatorApps.status(user.id);
-    await services.authenticatorApps.turnOff(user, 'administrator');
-    if (enabled) await services.audit.record({ kind: 'two-step-off', userId: user.id }, FROM_THE_COMMAND_LINE);
-    return enabled ? `two-step sign-in of ${email} turned off; the password alone signs in` : `two-step sign-in of ${email} was already off`;
+    const { wasOn } = await services.authenticatorApps.turnOff(user, 'administrator');
+    if (wasOn) await services.audit.record({ kind: 'two-step-off', userId: user.id }, FROM_THE_COMMAND_LINE);
+    return wasOn ? `two-step sign-in of ${email} turned off; the password alone signs in` : `two-step sign-in of ${email} was already off`;
   });
 }
 

@@ -68,13 +68,15 @@ export class AuthenticatorApps {
     return { recovery_codes: codes };
   }
 
-  async turnOff(person: Person, by: 'self' | 'administrator'): Promise<TwoStepStatus> {
+  /** Turns it off; `wasOn` says whether there was anything to turn off. */
+  async turnOff(person: Person, by: 'self' | 'administrator'): Promise<{ status: TwoStepStatus; wasOn: boolean }> {
     const removed = await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('recovery_codes').where('user_id', '=', person.id).execute();
       return tx.deleteFrom('authenticator_apps').where('user_id', '=', person.id).executeTakeFirst();
     });
-    if (removed.numDeletedRows > 0n) this.tell(person, by === 'self' ? 'turned-off' : 'turned-off-by-administrator');
-    return { enabled: false, since: null, recovery_codes_left: 0 };
+    const wasOn = removed.numDeletedRows > 0n;
+    if (wasOn) this.tell(person, by === 'self' ? 'turned-off' : 'turned-off-by-administrator');
+    return { status: { enabled: false, since: null, recovery_codes_left: 0 }, wasOn };
   }
 
   private tell(person: Person, change: TwoStepChange, codesLeft?: number): void {

@@ -33,7 +33,7 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
 
   app.delete('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOffSchema, response: { 200: twoStepStatusSchema, ...errors } } }, async (request) => {
     await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
-    const status = await authenticatorApps.turnOff(request.auth!.user, 'self');
-    return audit.recordedAnswer(request, { kind: 'two-step-off', userId: request.auth!.userId }, status);
+    const { status, wasOn } = await authenticatorApps.turnOff(request.auth!.user, 'self');
+    return wasOn ? audit.recordedAnswer(request, { kind: 'two-step-off', userId: request.auth!.userId }, status) : status;
   });
 };

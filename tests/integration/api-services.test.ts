@@ -65,6 +65,21 @@ describe('API services (admin)', () => {
     expect((await api('GET', `/api/v1/admin/api-services/${created.id}`)).body.allowed_groups).toEqual(['family']);
   });
 
+  it('keeps the grant types when an edit leaves them out; left out or empty when created, or emptied, they are authorization_code', async () => {
+    const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
+    const withoutGrants = input({ grant_types: undefined }); // undefined: left out of the JSON
+    const { id } = (await api('POST', '/api/v1/admin/api-services', withoutGrants)).body;
+    const grants = async () => (await api('GET', `/api/v1/admin/api-services/${id}`)).body.grant_types;
+    expect(await grants(), 'left out when created').toEqual(['authorization_code']);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ grant_types: ['authorization_code', 'refresh_token'] }))).body.grant_types).toEqual(['authorization_code', 'refresh_token']);
+    const renamed = await api('PUT', `/api/v1/admin/api-services/${id}`, { ...withoutGrants, name: 'Grafana Dashboards' });
+    expect([renamed.status, renamed.body.name, renamed.body.grant_types], 'left out: kept').toEqual([200, 'Grafana Dashboards', ['authorization_code', 'refresh_token']]);
+    const refused = await api('PUT', `/api/v1/admin/api-services/${id}`, input({ grant_types: ['implicit'] }));
+    expect([refused.status, refused.body.error]).toEqual([400, 'grant_types.0: Grant types must be among authorization_code, refresh_token']);
+    expect(await grants()).toEqual(['authorization_code', 'refresh_token']);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ grant_types: [] }))).body.grant_types, 'emptied').toEqual(['authorization_code']);
+  });
+
   it('asks for two-step sign-in only when told: off by default, kept when an edit leaves it out', async () => {
     const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
     const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;

@@ -207,6 +207,25 @@ describe('two-step sign-in', () => {
     expect((await status(user)).body.enabled).toBe(false);
   });
 
+  it('records it turned off in the audit log only when it was on, by the person or by an administrator', async () => {
+    const admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
+    const user = await registerAndLogin(t.app);
+    const offEvents = async () => (await t.db.selectFrom('audit_events').select('actor_id').where('user_id', '=', user.id).where('kind', '=', 'two-step-off').execute()).map((event) => event.actor_id);
+    const bySelf = () => call(t.app, 'DELETE', '/api/v1/auth/two-step', { token: user.access, body: { current_password: user.password } });
+    const byAdmin = () => call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access, body: {} });
+
+    expect([(await bySelf()).status, (await byAdmin()).status], 'never on: nothing to turn off').toEqual([200, 200]);
+    expect(await offEvents()).toEqual([]);
+    await turnOn(user);
+    expect((await bySelf()).status).toBe(200);
+    expect((await byAdmin()).status).toBe(200);
+    expect(await offEvents(), 'the one that turned it off').toEqual([user.id]);
+    await turnOn(user);
+    expect((await byAdmin()).status).toBe(200);
+    expect((await bySelf()).status).toBe(200);
+    expect((await offEvents()).sort()).toEqual([admin.id, user.id].sort());
+  });
+
   it('mails the person whenever it is turned on or off, saying who turned it off', async () => {
     const smtp = await startSmtpSink();
     await t.close();

@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof registerAndLogin>>;
+beforeEach(async () => {
+  t = await startTestApp();
+  admin = await registerAndLogin(t.app, { full_name: 'Ada Admin' });
+});
+afterEach(async () => t.close());
+
+const PERSONAL_INFO = 'Change your own password or two-step sign-in from Personal Info, which asks for your current password';
+const ANOTHER_ADMINISTRATOR = 'Another administrator must change your email: changing your own here would not ask for your current password';
+
+const as = (token: string) => ({
+  get: (url: string) => call(t.app, 'GET', url, { token }),
+  post: (url: string, body: unknown) => call(t.app, 'POST', url, { token, body }),
+  put: (url: string, body: unknown) => call(t.app, 'PUT', url, { token, body }),
+  delete: (url: string) => call(t.app, 'DELETE', url, { token }),
+});
+
+async function turnOnTwoStep(): Promise<string> {
+  const secret = (await as(admin.access).post('/api/v1/auth/two-step/setup', {})).body.secret as string;
+  const code = totpCode(secret, totpStep(t.app.services.clock()));
+  expect((await as(admin.access).put('/api/v1/auth/two-step', { secret, code, current_password: admin.password })).status).toBe(200);
+  return secret;
+}
+
+describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => {
+  it.each([
+    ['set their password', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}/password`, { token: admin.access, body: { password: 'Taken-over1' } }), PERSONAL_INFO],
+    ['turn off their two-step sign-in', () => call(t.app, 'DELETE', `/api/v1/admin/users/${admin.id}/two-step`, { token: admin.access, body: {} }), PERSONAL_INFO],
+    ['change their email', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}`, { token: admin.access, body: { full_name: 'Ada Admin', email: 'thief@example.com', is_admin: true } }), ANOTHER_ADMINISTRATOR],
+  ])('refuses to %s without the current password, changing nothing', async (_, attempt, sentence) => {
+    const elsewhere = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } });
+    await turnOnTwoStep();
+    const stored = () => t.db.selectFrom('users').select(['password_hash', 'email', 'email_verified', 'full_name']).where('id', '=', admin.id).executeTakeFirstOrThrow();
+    const before = await stored();
+
+    const refused = await attempt();
+    expect([refused.status, refused.body.error]).toEqual([409, sentence]);
+    expect(await stored(), 'nothing changed').toEqual(before);
+    expect((await as(admin.access).get(`/api/v1/admin/users/${admin.id}`)).body.two_step_enabled).toBe(true);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: elsewhere.body.access })).status, 'no other session ended').toBe(200);
+    const events = await t.db.selectFrom('audit_events').select('kind').where('user_id', '=', admin.id).execute();
+    expect(events.map((event) => event.kind).filter((kind) => ['password-changed', 'two-step-off', 'account-changed'].includes(kind))).toEqual([]);
+  });
+
+  it('still renames them, keeps their email written another way, and lets them give up being an administrator', async () => {
+    const me = `/api/v1/admin/users/${admin.id}`;
+    const api = as(admin.access);
+    const renamed = await api.put(me, { full_name: 'Ada King', email: admin.email.toUpperCase(), phone_number: '+1 555', is_admin: true });
+    expect([renamed.status, renamed.body.full_name, renamed.body.email, renamed.body.phone_number]).toEqual([200, 'Ada King', admin.email, '+1 555']);
+    await api.post('/api/v1/admin/users', { full_name: 'Bea Admin', email: 'bea@example.com', password: 'Builder123', is_admin: true });
+    const demoted = await api.put(me, { full_name: 'Ada King', email: admin.email, is_admin: false });
+    expect([demoted.status, demoted.body.is_admin]).toEqual([200, false]);
+  });
+
+  it("leaves another administrator free to do all three to them, as for anyone's account", async () => {
+    await turnOnTwoStep();
+    await as(admin.access).post('/api/v1/admin/users', { full_name: 'Bea Admin', email: 'bea@example.com', password: 'Builder123', is_admin: true });
+    const beaSession = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'bea@example.com', password: 'Builder123' } });
+    const api = as(beaSession.body.access as string);
+    const ada = `/api/v1/admin/users/${admin.id}`;
+    expect((await call(t.app, 'DELETE', `${ada}/two-step`, { token: beaSession.body.access, body: {} })).body.two_step_enabled).toBe(false);
+    expect((await api.put(ada, { full_name: 'Ada Admin', email: 'ada.new@example.com', is_admin: true })).body.email).toBe('ada.new@example.com');
+    expect((await api.put(`${ada}/password`, { password: 'Brand-new1' })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'ada.new@example.com', password: 'Brand-new1' } })).status).toBe(200);
+  });
+});
