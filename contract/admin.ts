@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_EVENT_GROUP_NAMES, auditEventSchema } from './audit';
-import { emailField, groupsField, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
+import { currentPasswordField, emailField, groupsField, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
 export const adminUserSchema = z.object({
@@ -57,6 +57,8 @@ export const adminUserUpdateSchema = z.object({
   is_admin: z.boolean({ error: 'is_admin must be true or false' }),
   /** Left out: the groups stay as they are. */
   groups: groupsField.optional(),
+  /** An administrator changing their own email proves it is them, as Personal Info asks (ASVS 3.7.1). */
+  current_password: currentPasswordField.optional(),
 });
 
 const date = z.string();

@@ -139,8 +139,8 @@ export class AppError extends Error {
   static ownSignInElsewhere() {
     return new AppError(409, 'Change your own password or two-step sign-in from Personal Info, which asks for your current password');
   }
-  static ownEmailElsewhere() {
-    return new AppError(409, 'Another administrator must change your email: changing your own here would not ask for your current password');
+  static ownEmailNeedsPassword() {
+    return new AppError(400, 'Type your current password to change your own email', 'current_password');
   }
   static verificationIncomplete() {
     return new AppError(409, 'Verify your email and profile picture first');

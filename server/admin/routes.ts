@@ -40,7 +40,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   });
   app.put('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: adminUserUpdateSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
     const before = await usersAdmin.get(request.params.id);
-    const after = await usersAdmin.update(request.params.id, request.body, request.auth!);
+    const { current_password: currentPassword, ...changes } = request.body;
+    const own = request.params.id === request.auth!.userId;
+    if (own && currentPassword !== undefined) await services.accounts.provePassword(request.auth!, currentPassword, request.ip);
+    const after = await usersAdmin.update(request.params.id, changes, request.auth!, own && currentPassword !== undefined);
     const changed = changedAccountFields(before, after);
     return changed ? recorded(request, { kind: 'account-changed', userId: after.id, detail: changed }, after) : after;
   });

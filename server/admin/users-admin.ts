@@ -81,15 +81,16 @@ export class UsersAdmin {
   /**
    * Edits a user. A changed email must be verified again: codes and reset links mailed to the old
    * address stop working, and the old address is told where the account's mail goes now. A phone
-   * number, username or groups left out stay as they are.
+   * number, username or groups left out stay as they are. One's own email changes only with the
+   * current password proved (`ownPasswordProved`), as on Personal Info.
    */
-  async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated): Promise<AdminUserDetail> {
+  async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated, ownPasswordProved = false): Promise<AdminUserDetail> {
     const before = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (current.is_admin === 1 && !input.is_admin) refuseIfLastAdmin(enabledAdmins, id);
       const email = normaliseEmail(input.email);
       const emailChanged = email !== current.email;
-      if (emailChanged && id === by.userId) throw AppError.ownEmailElsewhere();
+      if (emailChanged && id === by.userId && !ownPasswordProved) throw AppError.ownEmailNeedsPassword();
       await tx
         .updateTable('users')
         .set({

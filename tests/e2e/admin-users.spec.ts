@@ -251,6 +251,28 @@ async function deputyAdmin() {
   return { admin, id: (await login(admin)).id, firstAdminToken: access };
 }
 
+test("an administrator's own password and two-step are changed on Personal Info, and their own email only with their password", async ({ page }) => {
+  const { admin, id } = await deputyAdmin();
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);
+  await signIn(page, admin);
+  await expect(page.getByText('This is your own account: change your password on Personal Info, which asks for your current password.')).toBeVisible();
+  await expect(page.getByText('This is your own account: change your two-step sign-in on Personal Info, which asks for your current password.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Set New Password' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Open Personal Info' }).first()).toHaveAttribute('href', '/personal-info');
+  await expect(page.getByLabel('Current Password')).toHaveCount(0); // nothing asked while the email stays
+  await checkScreen(page, 'admin-user-edit-own');
+
+  const moved = newPerson('deputy-moved');
+  await page.getByLabel('Email').fill(moved.email);
+  await page.getByLabel('Current Password').fill('Not-my-password1');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The current password is wrong')).toBeVisible();
+  await page.getByLabel('Current Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Save' }).click();
+  // A new address is verified again: the verification flow comes first.
+  await expect(page.getByRole('link', { name: 'Start Verification' })).toBeVisible();
+});
+
 test('an administrator who gives up their own admin right leaves the admin area at once, renamed', async ({ page }) => {
   const { admin, id } = await deputyAdmin();
   await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/edit/${id}`)}`);

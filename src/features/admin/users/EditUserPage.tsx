@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, Group, Paper, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Group, Paper, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
@@ -27,6 +27,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
   const saving = useAsyncAction('Saving the user');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
+  const self = user.id === session.state.profile?.id;
   const draft = useFormDraft(`user-edit-${user.id}`, { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') });
   const [form, fields] = useForm({
     id: `edit-user-${user.id}`,
@@ -43,11 +44,12 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
           draft.clear();
           // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
           // (no longer an administrator: out of the admin area; a new email: verification).
-          if (user.id === session.state.profile?.id) await session.authenticate();
+          if (self) await session.authenticate();
           await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
         });
     },
   });
+  const ownEmailChanging = self && (fields.email.value ?? '').trim().toLowerCase() !== user.email;
   const remove = () =>
     saving.run(async () => {
       setConfirmDelete(false);
@@ -63,6 +65,16 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
           <OutcomeAlert outcome={saving.outcome} />
           <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
           <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again" error={fields.email.errors?.[0]} />
+          {ownEmailChanging && (
+            <PasswordInput
+              {...getInputProps(fields.current_password, { type: 'password' })}
+              key={fields.current_password.key}
+              label="Current Password"
+              description="Your own email changes only with your password, as on Personal Info"
+              autoComplete="current-password"
+              error={fields.current_password.errors?.[0]}
+            />
+          )}
           <TextInput {...getInputProps(fields.username, { type: 'text' })} key={fields.username.key} label="Username" description="Services that want one, such as Gitea, read it" autoComplete="off" error={fields.username.errors?.[0]} />
           <TextInput {...getInputProps(fields.phone_number, { type: 'tel' })} key={fields.phone_number.key} label="Phone Number" error={fields.phone_number.errors?.[0]} />
           <GroupsInput key={fields.groups.key} field={fields.groups} />

@@ -6,6 +6,7 @@ import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
+import { OwnAccountCard } from './OwnAccountCard';
 
 /** For someone who lost their authenticator app: the administrator turns two-step sign-in off. */
 export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
@@ -21,6 +22,7 @@ export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
       turningOff.setOutcome({ kind: 'success', message: `Two-step sign-in is off. ${user.full_name} signs in with their password alone.` });
     });
 
+  if (user.id === session.state.profile?.id) return <OwnAccountCard title="Two-Step Sign-In" what="your two-step sign-in" />;
   return (
     <Paper withBorder radius="md" p="lg" maw={560}>
       <Stack gap="sm" align="flex-start">
