@@ -1,27 +1,14 @@
 import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import { workSlots } from '../operations/work-slots';
 
 // OWASP's argon2id baseline; the async calls run on libuv's thread pool, off the event loop.
 // algorithm 2 is Argon2id (a const enum that isolated modules cannot import).
 const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-// One hash per core at a time. More would only queue inside the thread pool, where they would
-// hold every thread and make a token signature or a file read wait behind 40 ms hashes.
-const HASHING_SLOTS = os.availableParallelism();
-let hashing = 0;
-const waiting: Array<() => void> = [];
-
-async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (hashing >= HASHING_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else hashing += 1;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else hashing -= 1;
-  }
-}
+// One hash per core at a time (see workSlots).
+const hashing = workSlots(os.availableParallelism());
+const inHashingSlot = <T>(work: () => Promise<T>) => hashing.run(work);
 
 export function hashPassword(password: string): Promise<string> {
   return inHashingSlot(() => hash(password, ARGON2));
@@ -42,6 +29,6 @@ export async function verifyPassword(storedHash: string | undefined, password: s
 }
 
 /** How many hashes run at once at most (for tests and the benchmark). */
-export const hashingSlots = () => HASHING_SLOTS;
+export const hashingSlots = () => hashing.size;
 /** How many hashes are running right now. */
-export const hashesRunning = () => hashing;
+export const hashesRunning = () => hashing.running();

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { jpegWithGps, pngOf } from '../../tests/support/images';
-import { AVATAR_SIZE, normaliseAvatar } from './avatar-image';
+import { AVATAR_SIZE, normaliseAvatar, picturesDecoding } from './avatar-image';
 
 describe('normaliseAvatar', () => {
   it('makes a square WebP without the metadata it came with', async () => {
@@ -9,6 +9,17 @@ describe('normaliseAvatar', () => {
     const metadata = await sharp(bytes).metadata();
     expect(contentType).toBe('image/webp');
     expect([metadata.format, metadata.width, metadata.height, metadata.exif]).toEqual(['webp', AVATAR_SIZE, AVATAR_SIZE, undefined]);
+  });
+
+  it('decodes one picture at a time, so uploads at once leave the thread pool to sign-ins', async () => {
+    const pictures = await Promise.all([pngOf(2000, 1500), pngOf(1500, 2000), pngOf(1800, 1800)]);
+    let most = 0;
+    const watcher = setInterval(() => (most = Math.max(most, picturesDecoding())), 1);
+    const made = await Promise.all(pictures.map((picture) => normaliseAvatar(picture)));
+    clearInterval(watcher);
+    expect(made.map((avatar) => avatar.contentType)).toEqual(['image/webp', 'image/webp', 'image/webp']);
+    expect(most).toBe(1);
+    expect(picturesDecoding()).toBe(0);
   });
 
   it("turns libvips' operation cache off: no two pictures are the same, so it would only hold memory", async () => {

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { workSlots } from '../operations/work-slots';
 
 // libvips costs 19 MB of resident memory from the moment it loads: only once a picture comes.
 // Its operation cache (up to 100 operations, 50 MB) is off: every picture is a new one, so it
@@ -20,7 +21,17 @@ export const AVATAR_SIZE = 512;
  * Decodes an uploaded picture and re-encodes it as a square WebP: turned upright, centre-cropped,
  * and with every piece of metadata (EXIF, GPS, ICC comments) left behind.
  */
-export async function normaliseAvatar(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
+export function normaliseAvatar(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
+  return decoding.run(() => decode(bytes));
+}
+
+// One picture at a time: a large one costs most of a second of a pool thread and some 50 MB,
+// and uploads at once would hold the pool that sign-ins hash and sign on (see workSlots).
+const decoding = workSlots(1);
+/** How many pictures are being decoded right now. */
+export const picturesDecoding = () => decoding.running();
+
+async function decode(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
   const sharp = await loadSharp();
   try {
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
