@@ -196,6 +196,7 @@ describe('the audit log', () => {
     expect(signIns.every((event) => event.kind === 'signed-in')).toBe(true);
     expect(await admin('GET', '/api/v1/admin/audit-log?group=everything')).toMatchObject({ status: 400, body: { error: 'group: group must be one of sign-ins, refusals, accounts, services' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?page=0')).toMatchObject({ status: 400, body: { error: 'page: page starts at 1' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=999999999999')).toMatchObject({ status: 400, body: { error: 'page: page is at most 1000000' } });
     expect((await admin('GET', `/api/v1/admin/audit-log?user_id=${'x'.repeat(65)}`)).status).toBe(400);
     expect((await as(f.user.access, 'GET', '/api/v1/admin/audit-log')).status).toBe(403);
     expect((await as(undefined, 'GET', '/api/v1/admin/audit-log')).status).toBe(401);
