@@ -133,6 +133,7 @@ test('an administrator turns two-step sign-in off for someone who lost their aut
   await confirm.getByRole('button', { name: 'Turn Off' }).click();
   await expect(card.getByRole('status')).toHaveText(`Two-step sign-in is off. ${person.name} signs in with their password alone.`);
   await expect(card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' })).toBeHidden();
+  await expect(page.locator('h2:focus')).toHaveText('Two-Step Sign-In'); // its button gone, the section keeps the focus
   await checkScreen(page, 'admin-user-two-step-off');
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(twoStep).toContainText('Off');

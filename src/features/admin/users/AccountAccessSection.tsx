@@ -6,6 +6,7 @@ import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
+import { useSectionFocus } from '../../../ui/use-section-focus';
 import { longDate } from '../shared/format';
 
 /** Disabling keeps someone out (of Home Guard and every service) without deleting anything of theirs. */
@@ -13,6 +14,7 @@ export function AccountAccessSection({ user }: { user: AdminUserDetail }) {
   const session = useSession();
   const [disabledAt, setDisabledAt] = useState(user.disabled_at);
   const [confirming, setConfirming] = useState(false);
+  const focus = useSectionFocus();
   const changing = useAsyncAction('Changing the account');
   const isSelf = user.id === session.state.profile?.id;
   const setDisabled = (disabled: boolean) =>
@@ -27,9 +29,9 @@ export function AccountAccessSection({ user }: { user: AdminUserDetail }) {
   if (disabledAt) text = `Disabled since ${longDate(disabledAt)}: ${user.full_name} cannot sign in.`;
   else if (isSelf) text = 'Enabled. This is your own account: another administrator can disable it.';
   return (
-    <Paper withBorder radius="md" p="lg" maw={560}>
+    <Paper withBorder radius="md" p="lg" maw={560} ref={focus.section}>
       <Stack gap="sm" align="flex-start">
-        <Title order={2} fz="lg">
+        <Title order={2} fz="lg" tabIndex={-1}>
           Account Access
         </Title>
         <OutcomeAlert outcome={changing.outcome} />
@@ -54,7 +56,7 @@ export function AccountAccessSection({ user }: { user: AdminUserDetail }) {
         message="They are signed out of Home Guard and of every service at once, and cannot sign in until you enable the account again."
         confirmLabel="Disable"
         onCancel={() => setConfirming(false)}
-        onConfirm={() => void setDisabled(true)}
+        onConfirm={() => void setDisabled(true).finally(focus.refocus)}
       />
     </Paper>
   );

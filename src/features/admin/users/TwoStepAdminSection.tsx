@@ -6,6 +6,7 @@ import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
+import { useSectionFocus } from '../../../ui/use-section-focus';
 import { OwnAccountCard } from './OwnAccountCard';
 
 /** For someone who lost their authenticator app: the administrator turns two-step sign-in off. */
@@ -13,6 +14,7 @@ export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
   const session = useSession();
   const [enabled, setEnabled] = useState(user.two_step_enabled);
   const [confirming, setConfirming] = useState(false);
+  const focus = useSectionFocus();
   const turningOff = useAsyncAction('Turning off two-step sign-in');
   const turnOff = () =>
     turningOff.run(async () => {
@@ -24,9 +26,9 @@ export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
 
   if (user.id === session.state.profile?.id) return <OwnAccountCard title="Two-Step Sign-In" what="your two-step sign-in" />;
   return (
-    <Paper withBorder radius="md" p="lg" maw={560}>
+    <Paper withBorder radius="md" p="lg" maw={560} ref={focus.section}>
       <Stack gap="sm" align="flex-start">
-        <Title order={2} fz="lg">
+        <Title order={2} fz="lg" tabIndex={-1}>
           Two-Step Sign-In
         </Title>
         <OutcomeAlert outcome={turningOff.outcome} />
@@ -47,7 +49,7 @@ export function TwoStepAdminSection({ user }: { user: AdminUserDetail }) {
         message="Their password alone will sign them in. Do this only when you know it is them asking."
         confirmLabel="Turn Off"
         onCancel={() => setConfirming(false)}
-        onConfirm={() => void turnOff()}
+        onConfirm={() => void turnOff().finally(focus.refocus)}
       />
     </Paper>
   );
