@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, callsWith, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -12,12 +12,7 @@ afterEach(async () => t.close());
 
 const PERSONAL_INFO = 'Change your own password or two-step sign-in from Personal Info, which asks for your current password';
 
-const as = (token: string) => ({
-  get: (url: string) => call(t.app, 'GET', url, { token }),
-  post: (url: string, body: unknown) => call(t.app, 'POST', url, { token, body }),
-  put: (url: string, body: unknown) => call(t.app, 'PUT', url, { token, body }),
-  delete: (url: string) => call(t.app, 'DELETE', url, { token }),
-});
+const as = (token: string) => callsWith(t.app, token);
 
 async function turnOnTwoStep(): Promise<string> {
   const secret = (await as(admin.access).post('/api/v1/auth/two-step/setup', {})).body.secret as string;

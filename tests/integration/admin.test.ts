@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, callsWith, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
 
 let t: TestApp;
@@ -11,13 +11,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const as = (token: string) => ({
-  get: (url: string) => call(t.app, 'GET', url, { token }),
-  post: (url: string, body: unknown) => call(t.app, 'POST', url, { token, body }),
-  put: (url: string, body: unknown) => call(t.app, 'PUT', url, { token, body }),
-  patch: (url: string) => call(t.app, 'PATCH', url, { token, body: {} }),
-  delete: (url: string) => call(t.app, 'DELETE', url, { token }),
-});
+const as = (token: string) => callsWith(t.app, token);
 
 /**
  * Sends requests at once. On PostgreSQL another transaction holds the users table against writes

@@ -84,3 +84,12 @@ export async function registerAndLogin(app: FastifyInstance, overrides: Record<s
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { ...registration, id: login.body.id as string, access: login.body.access as string, refresh: login.body.refresh as string };
 }
+
+/** Calls made with one bearer token, by method. */
+export const callsWith = (app: FastifyInstance, token: string) => ({
+  get: (url: string) => call(app, 'GET', url, { token }),
+  post: (url: string, body: unknown) => call(app, 'POST', url, { token, body }),
+  put: (url: string, body: unknown) => call(app, 'PUT', url, { token, body }),
+  patch: (url: string) => call(app, 'PATCH', url, { token, body: {} }),
+  delete: (url: string) => call(app, 'DELETE', url, { token }),
+});
