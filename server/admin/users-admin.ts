@@ -141,14 +141,16 @@ export class UsersAdmin {
   /**
    * Disables an account, or enables it again. Disabled, it is signed out of Home Guard on every
    * device and of every service at once (their tokens stop working), and cannot sign in; nothing
-   * of it is deleted. Asking for the state it is already in changes nothing.
+   * of it is deleted. Asking for the state it is already in changes nothing (a disabled account's
+   * sign-outs are made again, which change nothing either once done).
    */
   async setDisabled(id: string, disabled: boolean, by: Authenticated): Promise<AdminUserDetail> {
     const now = this.clock();
     const nowDisabled = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (disabled && id === by.userId) throw AppError.cannotDisableSelf();
-      if (disabled === (current.disabled_at !== null)) return false;
+      // Disabled already: the sign-outs below run again, in case a failure cut them short before.
+      if (disabled === (current.disabled_at !== null)) return disabled;
       if (disabled && current.is_admin === 1) refuseIfLastAdmin(enabledAdmins, id);
       await tx.updateTable('users').set({ disabled_at: disabled ? now : null, updated_at: now }).where('id', '=', id).execute();
       return disabled;

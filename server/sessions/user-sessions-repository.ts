@@ -134,7 +134,9 @@ const liveSessionOfUser = preparedQuery((db, value) =>
     .where('user_sessions.id', '=', value<string>('sessionId'))
     .where('user_sessions.user_id', '=', value<string>('userId'))
     .where('user_sessions.revoked_at', 'is', null)
-    .where('user_sessions.expires_at', '>', value<number>('now')),
+    .where('user_sessions.expires_at', '>', value<number>('now'))
+    // Disabling ends the sessions too; this holds even if that was cut short.
+    .where('users.disabled_at', 'is', null),
 );
 
 const refreshTokenInSession = preparedQuery((db, value) =>

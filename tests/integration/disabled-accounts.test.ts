@@ -53,6 +53,20 @@ describe('disabled accounts', () => {
     expect((await login(f.user.email, f.user.password)).status).toBe(200);
   });
 
+  it('keeps the account out even when its sign-outs were cut short, and disabling again finishes them', async () => {
+    const device = (await login(f.user.email, f.user.password)).body;
+    const { config, tokens } = await signedInToService();
+    // As after a crash between the two: the account is disabled, its sessions are not ended yet.
+    await f.t.db.updateTable('users').set({ disabled_at: f.t.app.services.clock() }).where('id', '=', device.id).execute();
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, device.access)).status).toBe(401);
+
+    expect((await setDisabled(device.id, true)).status).toBe(200);
+    const open = await f.t.db.selectFrom('user_sessions').select('id').where('user_id', '=', device.id).where('revoked_at', 'is', null).execute();
+    expect(open).toEqual([]);
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/refresh', {}, device.refresh)).status).toBe(401);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
   it('never lets administrators disable themselves, nor leave no enabled administrator', async () => {
     const me = (await admin('GET', '/api/v1/auth/profile')).body;
     expect(await setDisabled(me.id, true)).toMatchObject({ status: 409, body: { error: 'You cannot disable your own account' } });
