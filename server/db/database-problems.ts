@@ -11,10 +11,13 @@ export class DatabaseProblem extends Error {
   }
 }
 
-/** Creates the data directory, or says which one could not be made and why. */
+/**
+ * Creates the data directory, or says which one could not be made and why. Only its owner may
+ * enter it: the database holds the signing keys, password hashes and two-step secrets.
+ */
 export function makeDataDir(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : codeOrMessage(error);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -12,6 +12,31 @@ it('opens SQLite in WAL mode, durable across a crash, with foreign keys and a 2 
     const pragma = async (name: string) => Object.values((await sql<Record<string, unknown>>`select * from ${sql.raw(`pragma_${name}`)}`.execute(db)).rows[0]!)[0];
     // synchronous 1 is NORMAL: in WAL mode a process crash loses nothing, only a power cut may.
     expect([await pragma('journal_mode'), await pragma('synchronous'), await pragma('foreign_keys'), await pragma('cache_size')]).toEqual(['wal', 1, 1, -2000]);
+  } finally {
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+it('keeps the data directory and the database files to their owner', async () => {
+  const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-modes-')), 'data');
+  const { db } = openDatabase({ databaseUrl: undefined, dataDir });
+  try {
+    await sql`create table t (x integer)`.execute(db); // a write: the -wal and -shm files exist now
+    const mode = (file: string) => statSync(path.join(dataDir, file)).mode & 0o777;
+    expect([mode('.'), mode('home-guard.db'), mode('home-guard.db-wal'), mode('home-guard.db-shm')]).toEqual([0o700, 0o600, 0o600, 0o600]);
+  } finally {
+    await db.destroy();
+    rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  }
+});
+
+it('narrows the files of an older install that anyone could read', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-old-'));
+  writeFileSync(path.join(dataDir, 'home-guard.db'), '', { mode: 0o644 });
+  const { db } = openDatabase({ databaseUrl: undefined, dataDir });
+  try {
+    expect(statSync(path.join(dataDir, 'home-guard.db')).mode & 0o777).toBe(0o600);
   } finally {
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });

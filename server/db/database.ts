@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -58,6 +59,7 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
 function openSqlite(file: string): SqliteDatabase.Database {
   let sqlite: SqliteDatabase.Database | undefined;
   try {
+    keepToOwner(file);
     sqlite = new SqliteDatabase(file);
     sqlite.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives a process crash; only a power loss may drop the last commits.
@@ -105,3 +107,19 @@ export async function migrateToLatest(db: Database): Promise<void> {
 }
 
 export const toFlag = (value: boolean): 0 | 1 => (value ? 1 : 0);
+
+/**
+ * The database file readable and writable by its owner only, made so before SQLite creates it
+ * (an empty file is a new database to SQLite), and its -wal and -shm files with it, which SQLite
+ * creates with the database file's mode. Files of an older install are narrowed too.
+ */
+function keepToOwner(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((statSync(part).mode & 0o077) !== 0) chmodSync(part, 0o600);
+    } catch {
+      // not there, or another user's file this process may still write: left as it is
+    }
+  }
+}

@@ -63,7 +63,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   return {
     async send(mail) {
       const info = await (await render()).sendMail({ from: options.from, ...mail });
-      await mkdir(outbox, { recursive: true });
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       return { outboxFile: file };

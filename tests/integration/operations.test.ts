@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -35,6 +35,9 @@ it('backs up a live SQLite database with every account in it (PostgreSQL is poin
   }
   expect(code, run.stderr()).toBe(0);
   expect(run.stdout()).toMatch(/backed up \d+ pages/);
+  // It holds the signing keys and password hashes: its owner's only, as the database is.
+  expect([statSync(target).mode & 0o777, statSync(path.dirname(target)).mode & 0o777]).toEqual([0o600, 0o700]);
+  expect(statSync(path.join(t.database.dataDir, 'home-guard.db')).mode & 0o777).toBe(0o600);
   const restored = new SqliteDatabase(target, { readonly: true });
   try {
     expect(restored.pragma('integrity_check', { simple: true })).toBe('ok');
