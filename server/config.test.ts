@@ -75,6 +75,12 @@ describe('loadConfig', () => {
     expect(refusal({ [name]: value }).startsWith(`${name}: `)).toBe(true);
   });
 
+  it('refuses sessions no longer than their access tokens, which would end under someone using the app', () => {
+    expect(refusal({ ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '1800' })).toBe('REFRESH_TOKEN_TTL: must be longer than ACCESS_TOKEN_TTL (3600 s), or people using the app are signed out as their access token runs out (got 1800)');
+    expect(refusal({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '900' })).toMatch(/^REFRESH_TOKEN_TTL: /);
+    expect(loadConfig({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '1800' }).refreshTokenTtl).toBe(1800);
+  });
+
   it('takes a sender as an address, alone or with a name', () => {
     for (const from of ['guard@home.lan', 'Home Guard <guard@home.lan>', '"Guard, Home" <guard@home.lan>']) expect(loadConfig({ MAIL_FROM: from }).mailFrom).toBe(from);
   });

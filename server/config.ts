@@ -197,6 +197,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(maskPassword(values[name] ?? ''))}${source})`);
   }
   const e = parsed.data;
+  // Only a refresh moves a session's end on, and the app refreshes as its access token runs out:
+  // a session no longer than that token would end under someone using it all the while.
+  if (e.REFRESH_TOKEN_TTL <= e.ACCESS_TOKEN_TTL) {
+    throw new ConfigError(`REFRESH_TOKEN_TTL: must be longer than ACCESS_TOKEN_TTL (${e.ACCESS_TOKEN_TTL} s), or people using the app are signed out as their access token runs out (got ${e.REFRESH_TOKEN_TTL})`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,

@@ -97,7 +97,7 @@ test.describe('with 15-second sessions', () => {
   let dataDir: string;
   test.beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-expiry-'));
-    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: 'dist', REFRESH_TOKEN_TTL: '15' });
+    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: 'dist', ACCESS_TOKEN_TTL: '10', REFRESH_TOKEN_TTL: '15' });
   });
   test.afterAll(async () => {
     await server.stop();
