@@ -52,8 +52,16 @@ export function sqliteOpenProblem(error: unknown, file: string): DatabaseProblem
 }
 
 /** Where a PostgreSQL URL points, as host:port, without the user or password. */
-export function postgresAddress(url: URL): string {
-  return `${url.hostname || url.searchParams.get('host') || 'localhost'}:${url.port || '5432'}`;
+/**
+ * DATABASE_URL without its password, and the server it names, for log lines and errors. It is read
+ * by hand where it is no WHATWG URL: a socket directory instead of a host
+ * (postgres://user@/db?host=/run/postgresql), which pg takes.
+ */
+export function describePostgres(databaseUrl: string): { location: string; address: string } {
+  const location = databaseUrl.replace(/^(postgres(?:ql)?:\/\/[^:@/?#]*):[^@/?#]*@/, '$1@');
+  const url = URL.canParse(databaseUrl) ? new URL(databaseUrl) : undefined;
+  const host = url?.hostname || new URLSearchParams(databaseUrl.split('?')[1] ?? '').get('host') || 'localhost';
+  return { location, address: `${host}:${url?.port || '5432'}` };
 }
 
 // SQLSTATE classes the operator fixes in DATABASE_URL or on the PostgreSQL server: 28, the user

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openDatabase } from './database';
+import { describePostgres } from './database-problems';
 
 it('opens SQLite in WAL mode, durable across a crash, with foreign keys and a 2 MB page cache', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-open-'));
@@ -41,4 +42,13 @@ it('narrows the files of an older install that anyone could read', async () => {
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+it('takes a PostgreSQL socket directory in DATABASE_URL, which pg reads and WHATWG URLs do not, naming it without the password', async () => {
+  expect(describePostgres('postgres://hg:s3cret@db.home.lan:5433/guard')).toEqual({ location: 'postgres://hg@db.home.lan:5433/guard', address: 'db.home.lan:5433' });
+  const socket = 'postgres://hg:s3cret@/guard?host=/run/postgresql';
+  expect(describePostgres(socket)).toEqual({ location: 'postgres://hg@/guard?host=/run/postgresql', address: '/run/postgresql:5432' });
+  const { db, location } = openDatabase({ databaseUrl: socket, dataDir: os.tmpdir() }); // connects on first use only
+  expect(location).toBe('postgres://hg@/guard?host=/run/postgresql');
+  await db.destroy();
 });

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import { checkWritable, DatabaseProblem, makeDataDir, migrationProblem, postgresAddress, postgresConnectionProblem, sqliteOpenProblem } from './database-problems';
+import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, postgresConnectionProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
 import { useNamedStatements } from './postgres-named-statements';
@@ -40,10 +40,9 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     useNamedStatements(pool);
-    const location = new URL(options.databaseUrl);
-    location.password = '';
-    nameServerInConnectFailures(pool, postgresAddress(location));
-    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: location.toString() };
+    const { location, address } = describePostgres(options.databaseUrl);
+    nameServerInConnectFailures(pool, address);
+    return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location };
   }
   makeDataDir(options.dataDir);
   const file = sqliteFile(options.dataDir);
