@@ -16,7 +16,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { AppError, installErrorHandling } from './errors';
 import { RequestLog } from './http/request-log';
-import { installSecurityHeaders } from './http/security-headers';
+import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
 import { createServices, type ServiceOptions, type Services } from './services';
 
@@ -42,6 +42,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     maxParamLength: 1_000,
     // The router's own refusals (a broken %-escape) skip the error handler: same shape here.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
+      setApiHeaders(reply);
       const known = error.code === 'FST_ERR_BAD_URL' ? AppError.brokenAddress() : new AppError(400, 'The request could not be processed');
       void reply.code(known.statusCode).send({ error: known.message });
     },
@@ -49,6 +50,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // First of the onRequest hooks, so that an answer thrown by a later one carries the headers too.
+  installSecurityHeaders(app);
 
   // NUL characters are refused everywhere: PostgreSQL cannot store them in text, and no field
   // has a use for one.
@@ -73,7 +76,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const pruning = services.expiredRows.schedule(app.log);
   app.addHook('onClose', async () => pruning.stop());
 
-  installSecurityHeaders(app);
   if (config.metrics) installMetrics(app);
   await app.register(accountsRoutes, { services });
   await app.register(twoStepRoutes, { services });

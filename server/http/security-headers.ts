@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Strict CSP: scripts only from our origin, no framing (clickjacking), no plugins, no base
@@ -56,10 +56,25 @@ const API_HEADERS = {
   'X-Frame-Options': 'DENY',
 } as const;
 
-const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/.well-known/');
+const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/.well-known/');
 
+/**
+ * The router decodes the address (`/%61pi/…` reaches `/api/…`), so a matched route decides by
+ * its own path. Unmatched paths (the static files' wildcard, 404s) go by the address as sent.
+ */
+const servesApi = (request: FastifyRequest) => {
+  const route = request.routeOptions.url;
+  return isApi(request.url) || (route !== undefined && isApi(route));
+};
+
+/** For answers made before any hook runs (the router's own refusals): JSON, so the API set. */
+export function setApiHeaders(reply: FastifyReply): void {
+  reply.headers(API_HEADERS);
+}
+
+/** Install before any other onRequest hook: one that throws would otherwise send its answer bare. */
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(isApi(request.url) ? API_HEADERS : DOCUMENT_HEADERS);
+    reply.headers(servesApi(request) ? API_HEADERS : DOCUMENT_HEADERS);
   });
 }

@@ -134,6 +134,24 @@ describe('security headers', () => {
     expect((await t.app.inject({ url: '/.well-known/jwks.json' })).headers['cache-control']).toMatch(/^public, max-age=\d+$/);
   });
 
+  it('sends the API set on refusals made before the routes, and on API paths the router decodes', async () => {
+    const login = await registerAndLogin(t.app);
+    const answers = {
+      nul: await t.app.inject({ url: '/api/v1/auth/profile%00' }),
+      brokenEscape: await t.app.inject({ url: '/api/v1/auth/%zz' }),
+      // `%61` is `a`: the router takes this for /api/v1/auth/refresh and answers tokens.
+      encodedRefresh: await t.app.inject({ method: 'POST', url: '/%61pi/v1/auth/refresh', headers: { authorization: `Bearer ${login.refresh}` } }),
+    };
+    expect(Object.values(answers).map((answer) => answer.statusCode)).toEqual([400, 400, 200]);
+    expect(answers.encodedRefresh.json()).toHaveProperty('access');
+    for (const [name, answer] of Object.entries(answers)) {
+      expect(answer.headers['content-security-policy'], name).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(answer.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(answer.headers['x-frame-options'], name).toBe('DENY');
+      expect(answer.headers['cache-control'], name).toBe('no-store');
+    }
+  });
+
   it('does not open first-party APIs to other origins', async () => {
     const preflight = await t.app.inject({
       method: 'OPTIONS',
