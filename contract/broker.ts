@@ -46,8 +46,11 @@ export interface BrokerApi {
   signIn(credentials: SignInCredentials): Promise<SignInResult>;
   /** Makes an account the active one; null clears the selection (the accounts stay saved). */
   select(accountId: string | null): Promise<void>;
-  /** Forgets the active account on this device and clears the selection. */
-  signOut(): Promise<void>;
+  /**
+   * Forgets the account the page shows as active on this device, then clears the selection if it
+   * still names that account (not one another tab chose since). Safe to send again.
+   */
+  signOut(accountId: string): Promise<void>;
   remove(accountId: string): Promise<void>;
   /** Stores a fresher label, email and picture for an account (after loading its profile). */
   updateAccount(accountId: string, changes: AccountDetails): Promise<void>;

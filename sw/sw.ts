@@ -15,7 +15,7 @@ const api: BrokerApi = {
   snapshot: () => broker.snapshot(),
   signIn: (credentials) => broker.signIn(credentials),
   select: (accountId) => broker.select(accountId),
-  signOut: () => broker.signOut(),
+  signOut: (accountId) => broker.signOut(accountId),
   remove: (accountId) => broker.remove(accountId),
   updateAccount: (accountId, changes) => broker.updateAccount(accountId, changes),
 };

@@ -98,6 +98,16 @@ describe('switching and signing out', () => {
     expect((await vault.all()).map((a) => a.accountId)).toEqual(['b']);
     expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
   });
+
+  it('signs out the account this page shows, not one another tab switched to that it has not heard of', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    await session.loadAccounts();
+    await vault.setSetting(SELECTED_KEY, 'b'); // another tab's switch, not told here yet
+    await session.signOut();
+    expect((await vault.all()).map((a) => a.accountId)).toEqual(['b']);
+    expect(await vault.getSetting(SELECTED_KEY)).toBe('b');
+    expect(session.state.accounts.map((a) => a.accountId)).toEqual(['b']);
+  });
 });
 
 describe('authenticating', () => {

@@ -66,9 +66,13 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     state.signInRequired = false;
   }
 
-  /** Signs the active account out of this device; the other saved accounts stay. */
+  /**
+   * Signs the active account out of this device; the other saved accounts stay. It names the
+   * account this page shows: never one another tab switched to that this page has not heard of.
+   */
   async function signOut(): Promise<void> {
-    await broker.api.signOut();
+    const shown = state.activeAccount;
+    if (shown) await broker.api.signOut(shown.accountId);
     await loadAccounts();
     state.activeAccount = null;
     state.profile = null;

@@ -27,36 +27,38 @@ describe('isBrokeredRequest', () => {
   });
 });
 
-describe('a call naming the account its page shows', () => {
-  const account = (id: string): VaultAccount => ({
-    accountId: id,
-    label: id,
-    email: `${id}@example.com`,
-    profilePicture: null,
-    access: `header.${btoa(JSON.stringify({ sub: id, exp: 4102444800 }))}.signature`,
-    refresh: `refresh-of-${id}`,
-    updatedAt: new Date().toISOString(),
-  });
-  const opened: Array<{ close(): void | Promise<void> }> = [];
-  afterEach(async () => {
-    for (const connection of opened.splice(0)) await connection.close();
-    await deleteDB(VAULT_NAME);
-  });
+const account = (id: string, exp = 4102444800): VaultAccount => ({
+  accountId: id,
+  label: id,
+  email: `${id}@example.com`,
+  profilePicture: null,
+  access: `header.${btoa(JSON.stringify({ sub: id, exp }))}.signature`,
+  refresh: `refresh-of-${id}`,
+  updatedAt: new Date().toISOString(),
+});
+const opened: Array<{ close(): void | Promise<void> }> = [];
+afterEach(async () => {
+  for (const connection of opened.splice(0)) await connection.close();
+  await deleteDB(VAULT_NAME);
+});
 
+/** A broker, and the vault it reads, on a device holding these accounts with `selected` chosen. */
+async function brokerWith(accounts: VaultAccount[], selected: string | null) {
+  await deleteDB(VAULT_NAME);
+  const broker = new Broker(location.origin);
+  opened.push(broker);
+  await broker.init({ userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' });
+  const db = await Vault.openDatabase();
+  const vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
+  opened.push(vault);
+  for (const saved of accounts) await vault.put(saved);
+  await vault.setSetting(SELECTED_KEY, selected);
+  return { broker, vault };
+}
+
+describe('a call naming the account its page shows', () => {
   /** A broker whose device holds accounts a and b, with b chosen (in another tab, say). */
-  async function brokerWithBChosen() {
-    await deleteDB(VAULT_NAME);
-    const broker = new Broker(location.origin);
-    opened.push(broker);
-    await broker.init({ userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' });
-    const db = await Vault.openDatabase();
-    const vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
-    opened.push(vault);
-    await vault.put(account('a'));
-    await vault.put(account('b'));
-    await vault.setSetting(SELECTED_KEY, 'b');
-    return broker;
-  }
+  const brokerWithBChosen = async () => (await brokerWith([account('a'), account('b')], 'b')).broker;
   const profileFor = (shown: string) => new Request(`${location.origin}/api/v1/auth/profile`, { headers: { [ACCOUNT_HEADER]: shown } });
 
   it('is refused, and not sent, when another account was chosen since', async () => {
@@ -69,5 +71,32 @@ describe('a call naming the account its page shows', () => {
   it('goes out for the account chosen', async () => {
     const broker = await brokerWithBChosen();
     expect((await broker.fetchWithToken(profileFor('b'))).status).not.toBe(409);
+  });
+});
+
+describe('signing out', () => {
+  const savedIds = async (vault: Vault) => (await vault.all()).map((saved) => saved.accountId).sort();
+
+  // The logout goes to this test page's own server, which has no such path: as with a server
+  // that cannot be reached, the device forgets the account all the same.
+  it('forgets the account the page names, and leaves another tab\'s choice chosen', async () => {
+    const { broker, vault } = await brokerWith([account('a'), account('b')], 'b');
+    await broker.signOut('a');
+    expect(await savedIds(vault)).toEqual(['b']);
+    expect(await vault.getSetting(SELECTED_KEY)).toBe('b');
+  });
+
+  it('clears the selection when it names the account signed out', async () => {
+    const { broker, vault } = await brokerWith([account('a'), account('b')], 'a');
+    await broker.signOut('a');
+    expect(await savedIds(vault)).toEqual(['b']);
+    expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
+  });
+
+  it('sent again after the first was cut short once the selection was cleared, still forgets the account', async () => {
+    const { broker, vault } = await brokerWith([account('a')], 'a');
+    await broker.select(null); // all the first call did before its worker was stopped
+    await broker.signOut('a'); // the page's second try, to the worker started again
+    expect(await savedIds(vault)).toEqual([]);
   });
 });

@@ -25,6 +25,14 @@ const UNAUTHENTICATED_PATHS = new Set([
 
 /** How long signing out waits for the server to end the session (under the page's 8 s check on the worker). */
 const LOGOUT_WAIT_MS = 5_000;
+/**
+ * A refresh that got no answer is sent again after these waits. The server may have rotated the
+ * token and the answer been lost: it hands out a new pair for the old token again only within its
+ * 30 s grace window, after which the old token counts as stolen and the session is revoked.
+ */
+const REFRESH_RETRY_DELAYS_MS = [1_000, 3_000, 6_000];
+/** No try is sent later than this after the first, whatever each took to fail: well inside the grace window. */
+const REFRESH_RETRY_WINDOW_MS = 20_000;
 
 /**
  * Whether the broker sends this request with the active account's bearer: a same-origin API call
@@ -91,12 +99,13 @@ export class Broker implements BrokerApi {
     await this.announce();
   }
 
-  async signOut(): Promise<void> {
-    const vault = await this.ready();
-    const selected = await vault.getSetting(SELECTED_KEY);
-    await vault.setSetting(SELECTED_KEY, null);
-    if (selected) await this.forget(vault, selected);
-    await this.announce();
+  /**
+   * Signs out the account the page shows. The account goes first, the selection after, and only
+   * if it still names that account: a call sent again (the worker was stopped midway) finishes
+   * the job, and an account another tab chose meanwhile stays chosen.
+   */
+  async signOut(accountId: string): Promise<void> {
+    await this.remove(accountId);
   }
 
   async remove(accountId: string): Promise<void> {
@@ -173,16 +182,8 @@ export class Broker implements BrokerApi {
     if (!account) return undefined;
     // Another context may have refreshed while this one waited for the lock.
     if (account.access !== rejected && !needsRefresh(account.access)) return account.access;
-    let response: Response;
-    try {
-      response = await fetch(`${this.origin}/api/v1/auth/refresh`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.refresh}` },
-        body: '{}',
-      });
-    } catch {
-      return undefined; // offline: keep the account, the next request tries again
-    }
+    const response = await this.sendRefresh(account.refresh);
+    if (!response) return undefined; // no answer (offline): keep the account, the next request tries again
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       await vault.delete(accountId);
       if ((await vault.getSetting(SELECTED_KEY)) === accountId) await vault.setSetting(SELECTED_KEY, null);
@@ -198,6 +199,29 @@ export class Broker implements BrokerApi {
     }
     await vault.put({ ...account, access: tokens.access, refresh: tokens.refresh, updatedAt: new Date().toISOString() });
     return tokens.access;
+  }
+
+  /**
+   * Sends the refresh, and sends it again, with the same token, while no answer comes (a network
+   * error), a few times within REFRESH_RETRY_WINDOW_MS. Any HTTP answer is final. Undefined when
+   * none came. The caller holds the account's lock throughout: no other refresh or sign-out of it
+   * runs in between.
+   */
+  private async sendRefresh(refreshToken: string): Promise<Response | undefined> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetch(`${this.origin}/api/v1/auth/refresh`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
+          body: '{}',
+        });
+      } catch {
+        const delay = REFRESH_RETRY_DELAYS_MS[attempt];
+        if (delay === undefined || Date.now() - started + delay > REFRESH_RETRY_WINDOW_MS) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   /**

@@ -64,6 +64,30 @@ test.describe('with 2-second access tokens', () => {
     expect([...a, ...b]).toEqual(Array(20).fill(200));
     expect((await refreshesAnswered(server)) - refreshesBefore).toBe(1);
   });
+
+  test('a refresh whose answer was lost is sent again with the same token, and the account stays signed in', async ({ page, context }) => {
+    const person = await verifiedPerson('lostanswer', server.url, path.join(dataDir, 'outbox'));
+    await page.goto(`${server.url}/auth/login`);
+    await signIn(page, person);
+    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+    await controlled(page);
+
+    // The server rotates the refresh token, and its answer is lost on the way back.
+    const sent: string[] = [];
+    await context.route('**/api/v1/auth/refresh', async (route) => {
+      sent.push((await route.request().headerValue('authorization')) ?? '');
+      if (sent.length > 1) return route.continue();
+      await route.fetch();
+      await route.abort('internetdisconnected');
+    });
+    await page.waitForTimeout(2_500); // the access token has expired now
+    expect(await profileCalls(page, 1)).toEqual([200]);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toBe(sent[0]);
+    await context.unroute('**/api/v1/auth/refresh');
+    await page.reload();
+    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  });
 });
 
 test('a refused refresh (session revoked) removes the account and sends every tab to sign-in', async ({ context }) => {
