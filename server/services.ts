@@ -84,12 +84,12 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const apiServicesRepository = new ApiServicesRepository(db);
   const apiServices = new ApiServicesService(apiServicesRepository, clock);
   const hints = new IdTokenHints(keys, config.publicUrl);
-  const lastActive = new LastActiveBatch((entries) => serviceSessions.touchMany(entries));
+  const lastActive = new LastActiveBatch((entries) => serviceSessions.touchMany(entries), log);
   const tokenIssuer = new TokenIssuer(keys, config.publicUrl, config.accessTokenTtl, clock);
   const oauth = {
     services: apiServicesRepository,
     authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, authenticatorApps, config.publicUrl, clock),
-    tokens: new TokenEndpoint(serviceSessions, tokenIssuer, config.refreshTokenTtl, audit, clock),
+    tokens: new TokenEndpoint(serviceSessions, tokenIssuer, { refreshTokenTtlSeconds: config.refreshTokenTtl, sessionMaxAgeSeconds: config.sessionMaxAge }, audit, clock),
     introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
     signedInServices: new SignedInServices(db, clock),

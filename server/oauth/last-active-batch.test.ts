@@ -1,9 +1,11 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { LastActiveBatch } from './last-active-batch';
+
+const quiet = { warn: () => {} };
 
 it('writes the newest time per session once per flush, and what is left on close', async () => {
   const written: Array<Array<[string, number]>> = [];
-  const batch = new LastActiveBatch(async (entries) => void written.push(entries), 60_000);
+  const batch = new LastActiveBatch(async (entries) => void written.push(entries), quiet, 60_000);
   batch.record('a', 10);
   batch.record('a', 30);
   batch.record('a', 20);
@@ -13,4 +15,27 @@ it('writes the newest time per session once per flush, and what is left on close
   batch.record('b', 7);
   await batch.close();
   expect(written).toEqual([[['a', 30], ['b', 5]], [['b', 7]]]);
+});
+
+it('after a failed write, logs it and writes those entries at the next flush; close still resolves', async () => {
+  const written: Array<Array<[string, number]>> = [];
+  let failures = 1;
+  const write = async (entries: Array<[string, number]>) => {
+    if (failures-- > 0) throw new Error('database is locked');
+    written.push(entries);
+  };
+  const log = { warn: vi.fn() };
+  const batch = new LastActiveBatch(write, log, 60_000);
+  batch.record('a', 10);
+  batch.record('b', 5);
+  await batch.flush();
+  expect(log.warn).toHaveBeenCalledOnce();
+  expect(written).toEqual([]);
+  batch.record('a', 20);
+  batch.record('c', 1);
+  await batch.flush();
+  expect(written).toEqual([[['a', 20], ['b', 5], ['c', 1]]]);
+  batch.record('c', 2);
+  await expect(batch.close()).resolves.toBeUndefined();
+  expect(written).toEqual([[['a', 20], ['b', 5], ['c', 1]], [['c', 2]]]);
 });

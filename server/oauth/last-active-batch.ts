@@ -1,3 +1,5 @@
+import type { FastifyBaseLogger } from 'fastify';
+
 /**
  * "Last active" of service sessions, written in batches: userinfo is called on every page a
  * service renders, and a write transaction per call cost more than the rest of the call. The
@@ -11,9 +13,10 @@ export class LastActiveBatch {
 
   constructor(
     private readonly write: (entries: Array<[id: string, at: number]>) => Promise<void>,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
     intervalMs = 2_000,
   ) {
-    this.timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
+    this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
   }
 
@@ -21,13 +24,21 @@ export class LastActiveBatch {
     if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
   }
 
-  /** Writes what is pending; flushes never overlap. */
+  /**
+   * Writes what is pending; flushes never overlap. A failed write is logged and its entries kept
+   * for the next flush: the promise never rejects, or every later flush chained on it would be skipped.
+   */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (this.pending.size === 0) return;
       const entries = [...this.pending];
       this.pending = new Map();
-      await this.write(entries);
+      try {
+        await this.write(entries);
+      } catch (error) {
+        for (const [id, at] of entries) this.record(id, at);
+        this.log.warn({ err: error, sessions: entries.length }, "writing service sessions' last activity failed; trying again at the next flush");
+      }
     });
     return this.flushing;
   }

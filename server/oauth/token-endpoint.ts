@@ -1,6 +1,6 @@
 import type { ReusedToken } from '../../contract/audit';
 import type { AuditLog } from '../audit/audit-log';
-import type { ClientInfo } from '../sessions/user-sessions-service';
+import type { ClientInfo, SessionPolicy } from '../sessions/user-sessions-service';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
@@ -37,7 +37,7 @@ export class TokenEndpoint {
   constructor(
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly issuer: TokenIssuer,
-    private readonly refreshTokenTtlSeconds: number,
+    private readonly policy: Pick<SessionPolicy, 'refreshTokenTtlSeconds' | 'sessionMaxAgeSeconds'>,
     private readonly audit: AuditLog,
     private readonly clock: () => number,
   ) {}
@@ -60,7 +60,7 @@ export class TokenEndpoint {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
       checkRedirectUriRepeated(code, request.redirect_uri);
       checkPkceVerifier(code.code_challenge, request.code_verifier);
-      if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+      if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null || this.signInEnd(code.auth_time) <= now) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
     } catch (error) {
       // A code is good for one try: a wrong verifier cannot be followed by a guess.
       await this.serviceSessions.useCode(codeHash, now);
@@ -70,7 +70,7 @@ export class TokenEndpoint {
     const scopes = code.scope.split(' ');
     const sessionId = timeOrderedUuid(now);
     const withRefresh = allowsRefresh(service);
-    const expiresAt = now + (withRefresh ? this.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000;
+    const expiresAt = Math.min(now + (withRefresh ? this.policy.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000, this.signInEnd(code.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
     // Using the code and opening the session are one transaction: one commit per exchange.
     const opened = await this.serviceSessions.openSessionWithCode(
@@ -111,14 +111,16 @@ export class TokenEndpoint {
       await this.reused('refresh-token', token.user_id, service.id, client);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
-    if (token.session_revoked_at !== null || token.session_expires_at <= now || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
+    // The sign-in's end is checked too: a session opened before SESSION_MAX_AGE was lowered still has the old end.
+    const ended = token.session_expires_at <= now || this.signInEnd(token.auth_time) <= now;
+    if (token.session_revoked_at !== null || ended || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
     const user = userOf(token);
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
 
     // A narrower scope is for this access token only: the new refresh token keeps the grant (RFC 6749 §6).
     const granted = token.scope.split(' ');
     const scopes = checkScopeWithin(granted, request.scope);
-    const expiresAt = now + this.refreshTokenTtlSeconds * 1000;
+    const expiresAt = Math.min(now + this.policy.refreshTokenTtlSeconds * 1000, this.signInEnd(token.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt, granted);
     if (!(await this.serviceSessions.rotate(token.token_key, sessionId, now, expiresAt, tokens.rows))) {
       await this.serviceSessions.revokeSession(sessionId, now);
@@ -127,6 +129,11 @@ export class TokenEndpoint {
     }
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, scopes });
     return this.response(tokens.access, tokens.refresh, idToken, scopes);
+  }
+
+  /** A service session ends SESSION_MAX_AGE after the sign-in it came from, however much it is refreshed. */
+  private signInEnd(authTime: number): number {
+    return authTime + this.policy.sessionMaxAgeSeconds * 1000;
   }
 
   private response(access: string, refresh: string | undefined, idToken: string, scopes: string[]): TokenResponse {

@@ -1,0 +1,71 @@
+import * as client from 'openid-client';
+import { afterEach, expect, it } from 'vitest';
+import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+// A service session ends SESSION_MAX_AGE after the sign-in behind it, however often the service
+// refreshes (README: SESSION_MAX_AGE; ASVS V3.3.2), as a session of the app itself does.
+
+const SECOND = 1_000;
+let f: OidcFixture;
+afterEach(async () => f.close());
+
+async function signInToService(env: Record<string, string>) {
+  f = await startOidcFixture(env);
+  const service = await f.createService();
+  const basic = `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}`;
+  const token = async (form: Record<string, string>) => {
+    const response = await fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+    return { status: response.status, body: await response.json() };
+  };
+  const verifier = client.randomPKCECodeVerifier();
+  const challenge = await client.calculatePKCECodeChallenge(verifier);
+  const code = async () => {
+    const params = { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email offline_access', code_challenge: challenge, code_challenge_method: 'S256' };
+    return (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, f.user.access)).body.code as string;
+  };
+  const exchange = (c: string) => token({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier });
+  const refresh = (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  const userinfo = async (access: string) => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).status;
+  return { code, exchange, refresh, userinfo };
+}
+
+it('refreshing within REFRESH_TOKEN_TTL keeps a service session only until SESSION_MAX_AGE after the sign-in', async () => {
+  // The fixture's user signed in when the clock last moved: that is the sign-in the service gets.
+  const { code, exchange, refresh, userinfo } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '3600' });
+  let issued = await exchange(await code());
+  expect(issued.status).toBe(200);
+  // Refreshed every 1100 s (< 1800), the last time at 3300 s: its access token would run to 3900 s.
+  for (let elapsed = 1100; elapsed <= 3300; elapsed += 1100) {
+    f.t.advance(1100 * SECOND);
+    issued = await refresh(issued.body.refresh_token);
+    expect(issued.status, `refresh at ${elapsed} s`).toBe(200);
+  }
+  f.t.advance(299 * SECOND);
+  expect(await userinfo(issued.body.access_token)).toBe(200);
+
+  f.t.advance(1 * SECOND);
+  expect(await userinfo(issued.body.access_token)).toBe(401);
+  const refused = await refresh(issued.body.refresh_token);
+  expect(refused.status).toBe(400);
+  expect(refused.body.error).toBe('invalid_grant');
+});
+
+it('a code exchanged after SESSION_MAX_AGE of its sign-in is refused', async () => {
+  // The app's own session lasts SESSION_MAX_AGE too, so the code is asked for just before it ends.
+  const { code, exchange } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '300' });
+  f.t.advance(299 * SECOND);
+  const late = await code();
+  f.t.advance(2 * SECOND);
+  const refused = await exchange(late);
+  expect(refused.status).toBe(400);
+  expect(refused.body).toMatchObject({ error: 'invalid_grant', error_description: 'The sign-in behind this code has ended' });
+});
+
+it('a session stored with a later end (opened before SESSION_MAX_AGE was lowered) is refused a refresh all the same', async () => {
+  const { code, exchange, refresh } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '3600' });
+  const issued = await exchange(await code());
+  await f.t.db.updateTable('service_sessions').set((eb) => ({ expires_at: eb('expires_at', '+', 86_400 * SECOND) })).execute();
+  await f.t.db.updateTable('service_tokens').set((eb) => ({ expires_at: eb('expires_at', '+', 86_400 * SECOND) })).execute();
+  f.t.advance(3600 * SECOND);
+  expect((await refresh(issued.body.refresh_token)).body.error).toBe('invalid_grant');
+});
