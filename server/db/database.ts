@@ -113,7 +113,11 @@ export const toFlag = (value: boolean): 0 | 1 => (value ? 1 : 0);
  * creates with the database file's mode. Files of an older install are narrowed too.
  */
 function keepToOwner(file: string): void {
-  closeSync(openSync(file, 'a', 0o600));
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+  } catch {
+    // a directory in its place, or no right to it: SQLite's own refusal names the problem
+  }
   for (const part of [file, `${file}-wal`, `${file}-shm`]) {
     try {
       if ((statSync(part).mode & 0o077) !== 0) chmodSync(part, 0o600);
