@@ -10,7 +10,7 @@ import { checkRedirectUriRepeated } from './checks/check-redirect-uri';
 import { checkScopeWithin } from './checks/check-scope';
 import { OAuthError } from './oauth-error';
 import { userOf, type ServiceSessionsRepository } from './service-sessions-repository';
-import type { TokenIssuer } from './token-issuer';
+import type { IssuedTokens, TokenIssuer } from './token-issuer';
 
 export type TokenRequest = {
   grant_type?: string | undefined;
@@ -80,8 +80,8 @@ export class TokenEndpoint {
     );
     // Another exchange of this code got there first.
     if (!opened) return this.replayed(codeHash, now, client);
-    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, amr: code.amr, nonce: code.nonce, accessToken: tokens.access, scopes });
-    return this.response(tokens.access, tokens.refresh, idToken, scopes);
+    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, amr: code.amr, nonce: code.nonce, accessToken: tokens.access, expiresAt: tokens.accessExpiresAt, scopes });
+    return this.response(tokens, idToken, scopes, now);
   }
 
   /** A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2). */
@@ -127,8 +127,8 @@ export class TokenEndpoint {
       await this.reused('refresh-token', token.user_id, service.id, client);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
-    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, scopes });
-    return this.response(tokens.access, tokens.refresh, idToken, scopes);
+    const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, expiresAt: tokens.accessExpiresAt, scopes });
+    return this.response(tokens, idToken, scopes, now);
   }
 
   /** A service session ends SESSION_MAX_AGE after the sign-in it came from, however much it is refreshed. */
@@ -136,13 +136,13 @@ export class TokenEndpoint {
     return authTime + this.policy.sessionMaxAgeSeconds * 1000;
   }
 
-  private response(access: string, refresh: string | undefined, idToken: string, scopes: string[]): TokenResponse {
+  private response(tokens: IssuedTokens, idToken: string, scopes: string[], now: number): TokenResponse {
     return {
-      access_token: access,
+      access_token: tokens.access,
       token_type: 'Bearer',
-      expires_in: this.issuer.accessTokenTtlSeconds,
+      expires_in: Math.floor((tokens.accessExpiresAt - now) / 1000),
       id_token: idToken,
-      ...(refresh ? { refresh_token: refresh } : {}),
+      ...(tokens.refresh ? { refresh_token: tokens.refresh } : {}),
       scope: scopes.join(' '),
     };
   }

@@ -7,6 +7,8 @@ import { newSplitToken } from '../sessions/tokens';
 
 export type IssuedTokens = {
   access: string;
+  /** Never after the session's end: a service is not told a token lasts longer than the sign-in behind it. */
+  accessExpiresAt: number;
   refresh: string | undefined;
   rows: Array<{ token_key: string; verifier_hash: string; kind: 'access' | 'refresh'; scope: string; service_session_id: string; created_at: number; expires_at: number; used_at: null }>;
 };
@@ -36,18 +38,23 @@ export class TokenIssuer {
     private readonly clock: () => number,
   ) {}
 
-  /** `refreshScopes`: what the refresh token carries, the whole grant even when the access token has fewer (RFC 6749 §6). */
-  opaqueTokens(sessionId: string, scopes: string[], withRefresh: boolean, refreshExpiresAt: number, refreshScopes = scopes): IssuedTokens {
+  /**
+   * `sessionExpiresAt`: the service session's end, which is the refresh token's.
+   * `refreshScopes`: what the refresh token carries, the whole grant even when the access token has fewer (RFC 6749 §6).
+   */
+  opaqueTokens(sessionId: string, scopes: string[], withRefresh: boolean, sessionExpiresAt: number, refreshScopes = scopes): IssuedTokens {
     const now = this.clock();
     const scope = scopes.join(' ');
     const access = newSplitToken(now);
+    const accessExpiresAt = Math.min(now + this.accessTokenTtlSeconds * 1000, sessionExpiresAt);
     const refresh = withRefresh ? newSplitToken(now) : undefined;
-    const rows: IssuedTokens['rows'] = [{ token_key: access.key, verifier_hash: access.verifierHash, kind: 'access', scope, service_session_id: sessionId, created_at: now, expires_at: now + this.accessTokenTtlSeconds * 1000, used_at: null }];
-    if (refresh) rows.push({ token_key: refresh.key, verifier_hash: refresh.verifierHash, kind: 'refresh', scope: refreshScopes.join(' '), service_session_id: sessionId, created_at: now, expires_at: refreshExpiresAt, used_at: null });
-    return { access: access.token, refresh: refresh?.token, rows };
+    const rows: IssuedTokens['rows'] = [{ token_key: access.key, verifier_hash: access.verifierHash, kind: 'access', scope, service_session_id: sessionId, created_at: now, expires_at: accessExpiresAt, used_at: null }];
+    if (refresh) rows.push({ token_key: refresh.key, verifier_hash: refresh.verifierHash, kind: 'refresh', scope: refreshScopes.join(' '), service_session_id: sessionId, created_at: now, expires_at: sessionExpiresAt, used_at: null });
+    return { access: access.token, accessExpiresAt, refresh: refresh?.token, rows };
   }
 
-  async idToken(input: { service: ApiServiceRow; user: ClaimsUser; sessionId: string; authTime: number; amr: string; nonce: string | null; accessToken: string; scopes: string[] }): Promise<string> {
+  /** `expiresAt`: the access token's, so the ID token is not accepted past the session's end either. */
+  async idToken(input: { service: ApiServiceRow; user: ClaimsUser; sessionId: string; authTime: number; amr: string; nonce: string | null; accessToken: string; expiresAt: number; scopes: string[] }): Promise<string> {
     const alg = (input.service.id_token_signed_response_alg === 'ES256' ? 'ES256' : 'RS256') satisfies SigningAlg;
     const { kid, key } = await this.keys.signingKey(alg);
     const now = Math.floor(this.clock() / 1000);
@@ -64,7 +71,7 @@ export class TokenIssuer {
       aud: input.service.client_id,
       jti: randomUUID(),
       iat: now,
-      exp: now + this.accessTokenTtlSeconds,
+      exp: Math.floor(input.expiresAt / 1000),
     });
   }
 }

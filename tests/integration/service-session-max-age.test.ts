@@ -26,8 +26,12 @@ async function signInToService(env: Record<string, string>) {
   const exchange = (c: string) => token({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier });
   const refresh = (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken });
   const userinfo = async (access: string) => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).status;
-  return { code, exchange, refresh, userinfo };
+  const introspect = async (tokenToAsk: string) =>
+    (await (await fetch(`${f.issuer}/api/v1/oauth/introspect`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokenToAsk }) })).json()) as { active: boolean; exp?: number };
+  return { code, exchange, refresh, userinfo, introspect };
 }
+
+const idTokenClaims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { exp: number; auth_time: number };
 
 it('refreshing within REFRESH_TOKEN_TTL keeps a service session only until SESSION_MAX_AGE after the sign-in', async () => {
   // The fixture's user signed in when the clock last moved: that is the sign-in the service gets.
@@ -48,6 +52,22 @@ it('refreshing within REFRESH_TOKEN_TTL keeps a service session only until SESSI
   const refused = await refresh(issued.body.refresh_token);
   expect(refused.status).toBe(400);
   expect(refused.body.error).toBe('invalid_grant');
+});
+
+it('a service is told its tokens end with the session: expires_in, the ID token\'s exp and introspection agree', async () => {
+  const { code, exchange, refresh, introspect } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '3600' });
+  let issued = await exchange(await code());
+  expect(issued.body.expires_in).toBe(600);
+  const signInEnd = idTokenClaims(issued.body.id_token).auth_time + 3600;
+  f.t.advance(1700 * SECOND);
+  issued = await refresh(issued.body.refresh_token);
+  f.t.advance(1600 * SECOND);
+  // 300 s of the sign-in are left, not the 600 an access token would otherwise get.
+  issued = await refresh(issued.body.refresh_token);
+  expect(issued.body.expires_in).toBe(300);
+  expect(idTokenClaims(issued.body.id_token).exp).toBe(signInEnd);
+  expect(await introspect(issued.body.access_token)).toMatchObject({ active: true, exp: signInEnd });
+  expect(await introspect(issued.body.refresh_token)).toMatchObject({ active: true, exp: signInEnd });
 });
 
 it('a code exchanged after SESSION_MAX_AGE of its sign-in is refused', async () => {
