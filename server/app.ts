@@ -39,7 +39,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     logController: new RequestLog(),
     // An id longer than Fastify's 100 characters would get a 414 of Fastify's own making; the
     // routes' schemas refuse it in the catalogue's words instead.
-    maxParamLength: 1_000,
+    routerOptions: { maxParamLength: 1_000 },
     // The router's own refusals (a broken %-escape) skip the error handler: same shape here.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       setApiHeaders(reply);

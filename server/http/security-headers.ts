@@ -56,7 +56,14 @@ const API_HEADERS = {
   'X-Frame-Options': 'DENY',
 } as const;
 
-const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/.well-known/');
+/** Paths no page is served at: their answers are JSON, pictures or metrics, and unknown ones a JSON 404. */
+export const isApiPath = (url: string) =>
+  url.startsWith('/api/') || url.startsWith('/.well-known/') || url.startsWith('/avatars/') || ['/api', '/metrics'].includes(withoutQuery(url));
+
+const withoutQuery = (url: string) => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
 
 /**
  * The router decodes the address (`/%61pi/…` reaches `/api/…`), so a matched route decides by
@@ -64,7 +71,7 @@ const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/.w
  */
 const servesApi = (request: FastifyRequest) => {
   const route = request.routeOptions.url;
-  return isApi(request.url) || (route !== undefined && isApi(route));
+  return isApiPath(request.url) || (route !== undefined && isApiPath(route));
 };
 
 /** For answers made before any hook runs (the router's own refusals): JSON, so the API set. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors';
+import { isApiPath } from './security-headers';
 
 // Files whose name never changes must be revalidated, or users keep an old version forever.
 const ALWAYS_REVALIDATE = new Set(['index.html', 'sw.js', 'manifest.webmanifest', 'registerSW.js']);
@@ -16,7 +17,6 @@ function cacheControlFor(filePath: string): string {
   return 'public, max-age=3600';
 }
 
-const isApiPath = (url: string) => url.startsWith('/api/') || url === '/api' || url.startsWith('/.well-known/') || url.startsWith('/avatars/') || url === '/metrics';
 
 /**
  * Serves the built PWA with an SPA fallback: unknown page paths get index.html so the app can

@@ -110,7 +110,9 @@ describe('security headers', () => {
   });
 
   it('answers API calls with the API set: nothing loaded, nothing framed, nosniff, HSTS', async () => {
-    for (const url of ['/api/v1/auth/profile', '/.well-known/openid-configuration', '/api/v1/no-such-thing']) {
+    const apiPaths = ['/api/v1/auth/profile', '/.well-known/openid-configuration', '/api/v1/no-such-thing', '/api?page=1'];
+    // Pictures and metrics are no pages either (and a picture says itself that it may be cached).
+    for (const url of [...apiPaths, `/avatars/${'A'.repeat(32)}.webp`, '/avatars/', '/metrics', '/metrics?name=x']) {
       const answer = await t.app.inject({ url });
       expect(answer.headers['content-security-policy'], url).toBe("default-src 'none';frame-ancestors 'none'");
       expect(answer.headers['x-frame-options']).toBe('DENY');
