@@ -70,6 +70,8 @@ export const BROKER_CHANNEL = 'guard-broker';
  * the other account. The broker removes it before the call leaves.
  */
 export const ACCOUNT_HEADER = 'x-guard-account';
+/** Marks that 409 as the broker's (a server's 409 is another refusal): the page then reloads the accounts. */
+export const ACCOUNT_SWITCHED_HEADER = 'x-guard-account-switched';
 
 /** Posted to the service worker with a MessagePort on which it exposes the broker (Comlink). */
 export const BROKER_CONNECT_MESSAGE = 'guard-connect';

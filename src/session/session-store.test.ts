@@ -4,7 +4,7 @@ import { BROKER_CHANNEL, type BrokerEvent } from '../../contract/broker';
 import { Broker } from '../../sw/broker/broker';
 import { deriveVaultKey } from '../../sw/vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME, type VaultAccount } from '../../sw/vault/vault';
-import { createSession } from './session-store';
+import { createSession, fetchAsShown } from './session-store';
 
 // The real broker and vault run in this page, as they do where no service worker is active.
 const traits = { userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' };
@@ -192,5 +192,16 @@ describe('other tabs', () => {
     await otherTab.select('b');
     await received;
     expect(session.state.activeAccount?.accountId).toBe('b');
+  });
+
+  it('a call refused because another tab switched, unheard of here, brings the switch to this page', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    await session.loadAccounts();
+    await vault.setSetting(SELECTED_KEY, 'b'); // another tab's switch, its announcement lost
+    const fetchShown = fetchAsShown(session, (input, init) => broker.fetchWithToken(new Request(input, init)));
+    const refused = await fetchShown('/api/v1/auth/profile');
+    expect(refused.status).toBe(409);
+    expect(session.state.activeAccount?.accountId).toBe('b');
+    expect(session.state.profile).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { profileSchema, type Profile } from '../../contract/accounts';
-import type { AccountSummary, BrokerEvent, BrokerSnapshot, SignInCredentials, SignInResult } from '../../contract/broker';
+import { ACCOUNT_HEADER, ACCOUNT_SWITCHED_HEADER, type AccountSummary, type BrokerEvent, type BrokerSnapshot, type SignInCredentials, type SignInResult } from '../../contract/broker';
 import { ApiError } from '../api/errors';
 import type { BrokerConnection } from '../broker/connect';
 
@@ -144,4 +144,21 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
   }
 
   return { state, loadAccounts, switchAccount, signOut, chooseAnotherAccount, signIn, authenticate, ensureAuthenticated, reloadProfile, onBrokerEvent };
+}
+
+/**
+ * The page's fetch: each call names the account this page shows, so one another tab switched
+ * away from is refused, not answered for the other account. When it is, this page had missed
+ * the switch: it reloads the accounts before it shows the refusal.
+ */
+export function fetchAsShown(session: Session, fetch: BrokerConnection['fetch']): BrokerConnection['fetch'] {
+  return async (input, init) => {
+    const shown = session.state.activeAccount?.accountId;
+    if (!shown) return fetch(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set(ACCOUNT_HEADER, shown);
+    const response = await fetch(input, { ...init, headers });
+    if (response.status === 409 && response.headers.has(ACCOUNT_SWITCHED_HEADER)) await session.loadAccounts();
+    return response;
+  };
 }

@@ -1,7 +1,6 @@
-import { ACCOUNT_HEADER } from '../../contract/broker';
 import { connectBroker, type BrokerConnection } from '../broker/connect';
 import { deviceTraits } from '../broker/device-traits';
-import { createSession, type Session } from './session-store';
+import { createSession, fetchAsShown, type Session } from './session-store';
 
 const ONLINE_SETTLE_MS = 1_000;
 
@@ -10,18 +9,9 @@ export type AppSession = Session & { connection: BrokerConnection };
 /** Connects to the broker, opens the vault and loads the saved accounts. */
 export async function startSession(): Promise<AppSession> {
   const connected = await connectBroker();
-  // Each call names the account this page shows: one another tab switched away from is refused.
-  const connection: BrokerConnection = {
-    ...connected,
-    fetch: (input, init) => {
-      const shown = session.state.activeAccount?.accountId;
-      if (!shown) return connected.fetch(input, init);
-      const headers = new Headers(init?.headers);
-      headers.set(ACCOUNT_HEADER, shown);
-      return connected.fetch(input, { ...init, headers });
-    },
-  };
+  const connection: BrokerConnection = { ...connected, fetch: (input, init) => fetchShown(input, init) };
   const session = createSession(connection);
+  const fetchShown = fetchAsShown(session, connected.fetch);
   await connection.api.init(deviceTraits());
   connection.subscribe((event) => void session.onBrokerEvent(event));
   await session.loadAccounts();

@@ -100,3 +100,16 @@ describe('signing out', () => {
     expect(await savedIds(vault)).toEqual([]);
   });
 });
+
+describe('the vault\'s database', () => {
+  const traits = { userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' };
+
+  it('is let go when the site\'s data is cleared while the broker runs, and opened afresh by its next call', async () => {
+    const { broker, vault } = await brokerWith([account('a')], 'a');
+    vault.close(); // the test's own connection
+    let blocked = false;
+    await deleteDB(VAULT_NAME, { blocked: () => (blocked = true) });
+    expect(blocked).toBe(false);
+    expect(await broker.init(traits)).toEqual({ accounts: [], selectedId: null });
+  });
+});

@@ -1,9 +1,9 @@
 import { loginResponseSchema, refreshResponseSchema } from '../../contract/accounts';
 import { ACCOUNT_HEADER, BROKER_CHANNEL, type AccountDetails, type BrokerApi, type BrokerEvent, type BrokerSnapshot, type DeviceTraits, type SignInCredentials, type SignInResult } from '../../contract/broker';
-import { errorTextOf } from '../../contract/errors';
 import { deriveVaultKey, sha256Hex } from '../vault/crypto';
-import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
-import { needsRefresh } from './jwt-expiry';
+import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, SERVER_CLOCK_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
+import { accountSwitched, answerInstead, errorOf, refusalOf, withBearer, type Renewal } from './answers';
+import { needsRefresh, ServerClock } from './jwt-expiry';
 
 // Calls that carry their own credentials (or none) and are never given a bearer: the app's own
 // sign-in calls, and the public OAuth endpoints, which any site can send a person to (a 401 of
@@ -52,8 +52,9 @@ export function isBrokeredRequest(request: Request, origin: string): boolean {
  */
 export class Broker implements BrokerApi {
   private vault: Promise<Vault> | undefined;
-  private readonly refreshing = new Map<string, Promise<string | undefined>>();
+  private readonly refreshing = new Map<string, Promise<Renewal>>();
   private readonly channel = new BroadcastChannel(BROKER_CHANNEL);
+  private readonly serverClock = new ServerClock();
 
   constructor(private readonly origin: string) {}
 
@@ -77,6 +78,7 @@ export class Broker implements BrokerApi {
     });
     if (!response.ok) return { ok: false, status: response.status, ...(await errorOf(response)) };
     const login = loginResponseSchema.parse(await response.json());
+    await this.learnServerTime(vault, login.access);
     const account = {
       accountId: login.id,
       label: login.full_name,
@@ -86,7 +88,14 @@ export class Broker implements BrokerApi {
       refresh: login.refresh,
       updatedAt: new Date().toISOString(),
     };
-    await vault.put(account);
+    // Under the account's lock, so a refresh of its earlier session cannot write that one back.
+    const previous = await this.exclusively(account.accountId, async () => {
+      const saved = await vault.get(account.accountId);
+      await vault.put(account);
+      return saved;
+    });
+    // Signed in again as an account this device had: its earlier session is no device's any more.
+    if (previous) await this.endSession(previous.refresh);
     await vault.setSetting(SELECTED_KEY, account.accountId);
     await this.announce();
     return { ok: true, account: summaryOf(account) };
@@ -140,19 +149,19 @@ export class Broker implements BrokerApi {
     if (!accountId) return fetch(request);
     const retry = request.clone();
     const token = await this.accessToken(accountId, false);
-    if (!token) throw new Error('No token available');
+    if (typeof token !== 'string') return answerInstead(token);
     const response = await fetch(withBearer(request, token));
     if (response.status !== 401) return response;
     const renewed = await this.accessToken(accountId, true, token);
-    if (!renewed) return response;
+    if (typeof renewed !== 'string') return response;
     return fetch(withBearer(retry, renewed));
   }
 
-  /** A valid access token of the account, refreshed when needed; undefined when it cannot be had. */
-  private async accessToken(accountId: string, force: boolean, rejected?: string): Promise<string | undefined> {
+  /** A valid access token of the account, refreshed when needed; else why it cannot be had. */
+  private async accessToken(accountId: string, force: boolean, rejected?: string): Promise<Renewal> {
     const account = await (await this.ready()).get(accountId);
     if (!account) return undefined;
-    if (!force && !needsRefresh(account.access)) return account.access;
+    if (!force && !needsRefresh(account.access, this.serverClock.now())) return account.access;
     let running = this.refreshing.get(accountId);
     if (!running) {
       running = this.refreshExclusively(accountId, rejected).finally(() => this.refreshing.delete(accountId));
@@ -161,7 +170,7 @@ export class Broker implements BrokerApi {
     return running;
   }
 
-  private refreshExclusively(accountId: string, rejected: string | undefined): Promise<string | undefined> {
+  private refreshExclusively(accountId: string, rejected: string | undefined): Promise<Renewal> {
     return this.exclusively(accountId, () => this.refresh(accountId, rejected));
   }
 
@@ -176,22 +185,24 @@ export class Broker implements BrokerApi {
     return run();
   }
 
-  private async refresh(accountId: string, rejected: string | undefined): Promise<string | undefined> {
+  private async refresh(accountId: string, rejected: string | undefined): Promise<Renewal> {
     const vault = await this.ready();
     const account = await vault.get(accountId);
     if (!account) return undefined;
     // Another context may have refreshed while this one waited for the lock.
-    if (account.access !== rejected && !needsRefresh(account.access)) return account.access;
+    if (account.access !== rejected && !needsRefresh(account.access, this.serverClock.now())) return account.access;
     const response = await this.sendRefresh(account.refresh);
     if (!response) return undefined; // no answer (offline): keep the account, the next request tries again
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       await vault.delete(accountId);
       if ((await vault.getSetting(SELECTED_KEY)) === accountId) await vault.setSetting(SELECTED_KEY, null);
       await this.announce({ signedOut: accountId });
-      return undefined;
+      return refusalOf(response);
     }
-    if (!response.ok) return undefined;
+    // Busy or failing (429, 5xx): the account stays; the call gets the server's own words.
+    if (!response.ok) return refusalOf(response);
     const tokens = refreshResponseSchema.parse(await response.json());
+    await this.learnServerTime(vault, tokens.access);
     // Signed out meanwhile (a context without Web Locks): the account stays gone, and so does its session.
     if (!(await vault.get(accountId))) {
       await this.endSession(tokens.refresh);
@@ -199,6 +210,11 @@ export class Broker implements BrokerApi {
     }
     await vault.put({ ...account, access: tokens.access, refresh: tokens.refresh, updatedAt: new Date().toISOString() });
     return tokens.access;
+  }
+
+  /** Kept in the vault: a worker started again would otherwise refresh once more to learn it. */
+  private async learnServerTime(vault: Vault, freshAccess: string): Promise<void> {
+    if (this.serverClock.learnFrom(freshAccess)) await vault.setSetting(SERVER_CLOCK_KEY, String(this.serverClock.offsetMs));
   }
 
   /**
@@ -229,15 +245,22 @@ export class Broker implements BrokerApi {
    * the key from the device id kept in the database, so no page needs to call init first.
    */
   private ready(traits?: DeviceTraits): Promise<Vault> {
-    this.vault ??= this.openVault(traits).catch((error: unknown) => {
-      this.vault = undefined;
-      throw error;
-    });
+    if (!this.vault) {
+      // A connection lost later is opened afresh by the next call, not kept failing until the worker stops.
+      const forget = () => {
+        if (this.vault === opening) this.vault = undefined;
+      };
+      const opening: Promise<Vault> = this.openVault(traits, forget).catch((error: unknown) => {
+        forget();
+        throw error;
+      });
+      this.vault = opening;
+    }
     return this.vault;
   }
 
-  private async openVault(traits: DeviceTraits | undefined): Promise<Vault> {
-    const db = await Vault.openDatabase();
+  private async openVault(traits: DeviceTraits | undefined, onLost: () => void): Promise<Vault> {
+    const db = await Vault.openDatabase(onLost);
     // The device id is computed once and kept: traits such as the screen size may change later.
     let deviceId = await readSetting(db, DEVICE_ID_KEY);
     if (!deviceId) {
@@ -245,6 +268,7 @@ export class Broker implements BrokerApi {
       deviceId = await sha256Hex(JSON.stringify(traits));
       await writeSetting(db, DEVICE_ID_KEY, deviceId);
     }
+    this.serverClock.offsetMs = Number(await readSetting(db, SERVER_CLOCK_KEY)) || 0;
     return Vault.withKey(db, await deriveVaultKey(deviceId));
   }
 
@@ -292,21 +316,4 @@ export class Broker implements BrokerApi {
 
   /** Listeners in this same context (BroadcastChannel does not deliver to its own sender). */
   readonly listeners = new Set<(event: BrokerEvent) => void>();
-}
-
-function withBearer(request: Request, token: string): Request {
-  const headers = new Headers(request.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  headers.delete(ACCOUNT_HEADER);
-  return new Request(request, { headers });
-}
-
-/** The page shows another account than the one chosen since (in another tab): its call is not made for this one. */
-function accountSwitched(): Response {
-  const body = JSON.stringify({ error: 'Another tab switched to another account. Try again.' });
-  return new Response(body, { status: 409, headers: { 'content-type': 'application/json' } });
-}
-
-async function errorOf(response: Response): Promise<{ error: string; field?: string | undefined }> {
-  return errorTextOf(await response.text());
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsRefresh } from './jwt-expiry';
+import { needsRefresh, ServerClock } from './jwt-expiry';
 
 const token = (claims: Record<string, unknown>) => `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`;
 const now = 1_800_000_000;
@@ -17,5 +17,34 @@ describe('needsRefresh', () => {
     expect(needsRefresh(token({ iat: now, exp: now + 900 }), (now + 891) * 1000)).toBe(true);
     expect(needsRefresh(token({ iat: now, exp: now + 2 }), (now + 1) * 1000)).toBe(false);
     expect(needsRefresh(token({ iat: now, exp: now + 2 }), (now + 1.7) * 1000)).toBe(true);
+  });
+});
+
+describe('ServerClock', () => {
+  const fresh = (iat: number) => token({ iat, exp: iat + 900 });
+
+  it('takes the time of a device 20 minutes fast back to the server\'s, so a new token is not taken for expired', () => {
+    const clock = new ServerClock();
+    const deviceNow = (now + 1200) * 1000;
+    expect(needsRefresh(fresh(now), clock.now(deviceNow))).toBe(true);
+    expect(clock.learnFrom(fresh(now), deviceNow)).toBe(true);
+    expect(clock.now(deviceNow)).toBe(now * 1000);
+    expect(needsRefresh(fresh(now), clock.now(deviceNow + 60_000))).toBe(false);
+    expect(needsRefresh(fresh(now), clock.now(deviceNow + 891_000))).toBe(true);
+  });
+
+  it('moves a device that runs slow forward, so it does not send a token the server takes for expired', () => {
+    const clock = new ServerClock();
+    clock.learnFrom(fresh(now), (now - 1200) * 1000);
+    expect(needsRefresh(fresh(now), clock.now((now - 1200 + 895) * 1000))).toBe(true);
+  });
+
+  it('leaves a device within seconds of the server as it is: iat is rounded, and the token took time to arrive', () => {
+    const clock = new ServerClock(60_000);
+    expect(clock.learnFrom(fresh(now), now * 1000 + 1_900)).toBe(true);
+    expect(clock.offsetMs).toBe(0);
+    expect(clock.learnFrom(fresh(now), now * 1000 - 4_000)).toBe(false);
+    expect(clock.learnFrom('not-a-jwt', now * 1000 + 600_000)).toBe(false);
+    expect(clock.offsetMs).toBe(0);
   });
 });

@@ -26,6 +26,8 @@ export const VAULT_NAME = 'guard-local';
 export const VAULT_VERSION = 3;
 export const DEVICE_ID_KEY = 'guard-device-id';
 export const SELECTED_KEY = 'guard-selected';
+/** How far the device's clock is behind the server's, in milliseconds (ServerClock). */
+export const SERVER_CLOCK_KEY = 'guard-server-clock-offset';
 
 export type VaultDatabase = IDBPDatabase<GuardLocal>;
 
@@ -46,14 +48,26 @@ export class Vault {
     private readonly key: CryptoKey,
   ) {}
 
-  static async openDatabase(): Promise<IDBPDatabase<GuardLocal>> {
+  /**
+   * `onLost`: the connection is gone for good. The browser closed it (site data cleared), or a
+   * newer version of the app, or a deletion, needs it closed: kept open, it would hold that back.
+   */
+  static async openDatabase(onLost?: () => void): Promise<IDBPDatabase<GuardLocal>> {
     try {
-      return await openDB<GuardLocal>(VAULT_NAME, VAULT_VERSION, {
+      const db: IDBPDatabase<GuardLocal> = await openDB<GuardLocal>(VAULT_NAME, VAULT_VERSION, {
         upgrade(db) {
           if (!db.objectStoreNames.contains('accounts')) db.createObjectStore('accounts', { keyPath: 'accountId' });
           if (!db.objectStoreNames.contains('settings')) db.createObjectStore('settings', { keyPath: 'key' });
         },
+        blocking() {
+          db.close();
+          onLost?.();
+        },
+        terminated() {
+          onLost?.();
+        },
       });
+      return db;
     } catch {
       throw new Error('No database connection');
     }

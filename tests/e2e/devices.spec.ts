@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, E2E_URL, login, verifiedPerson } from './support/api';
-import { checkScreen, signInToHome } from './support/ui';
+import { checkScreen, signIn, signInToHome } from './support/ui';
 
 const FIREFOX_ON_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0';
 
@@ -57,6 +57,22 @@ test('a person signs out every other device at once, and only this one stays sig
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
   await expect(card.getByText('This device')).toBeVisible();
+});
+
+test('signing in again as an account this device already holds ends its earlier session: no phantom device is left', async ({ page }) => {
+  const person = await verifiedPerson('again');
+  await signInToHome(page, person);
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  await page.getByRole('link', { name: 'Add new account' }).click();
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Devices' }) });
+  await expect(card.getByText('This device')).toBeVisible();
+  // Only the sign-in that verified the account; the first sign-in on this browser is over.
+  await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(1);
 });
 
 test('a person signs out of a service from Personal Info: its tokens stop working, other services stay; an approval alone can be removed', async ({ page }) => {

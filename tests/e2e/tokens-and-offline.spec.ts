@@ -88,6 +88,24 @@ test.describe('with 2-second access tokens', () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   });
+
+  test('a refresh the server cannot answer now (503) keeps the account, and the call gets the server\'s own words', async ({ page, context }) => {
+    const person = await verifiedPerson('busy', server.url, path.join(dataDir, 'outbox'));
+    await page.goto(`${server.url}/auth/login`);
+    await signIn(page, person);
+    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+    await controlled(page);
+
+    // What the server says while it shuts down (Fastify's return503OnClosing), met by the refresh.
+    await context.route('**/api/v1/auth/refresh', (route) => route.fulfill({ status: 503, json: { error: 'Service Unavailable' } }));
+    await page.waitForTimeout(2_500); // the access token has expired now
+    const answer = await page.evaluate(() => fetch('/api/v1/auth/profile').then(async (r) => ({ status: r.status, body: await r.json() }), (error: Error) => error.message));
+    expect(answer).toEqual({ status: 503, body: { error: 'Service Unavailable' } });
+    expect(await savedAccounts(page)).toBe(1);
+
+    await context.unroute('**/api/v1/auth/refresh');
+    expect(await profileCalls(page, 1)).toEqual([200]);
+  });
 });
 
 test('a refused refresh (session revoked) removes the account and sends every tab to sign-in', async ({ context }) => {
