@@ -151,6 +151,9 @@ export class AppError extends Error {
   static cannotDisableSelf() {
     return new AppError(409, 'You cannot disable your own account');
   }
+  static cannotDeleteSelf() {
+    return new AppError(409, 'You cannot delete your own account');
+  }
   static creationKeyUsed() {
     return new AppError(409, 'The service sent with this Idempotency-Key was created already (over an hour ago, or with another name): open it from the API Services list');
   }

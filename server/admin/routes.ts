@@ -64,7 +64,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   });
   app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: z.object({}), ...errors } } }, async (request) => {
     const user = await usersAdmin.get(request.params.id);
-    await usersAdmin.delete(request.params.id);
+    await usersAdmin.delete(request.params.id, request.auth!);
     // The log outlives the account: this line keeps who it was.
     return recorded(request, { kind: 'account-deleted', userId: user.id, detail: `${user.full_name} <${user.email}>` }, {});
   });

@@ -163,10 +163,14 @@ export class UsersAdmin {
     return this.get(id);
   }
 
-  /** Deletes a user with everything of theirs: sessions, service sessions, codes, picture. */
-  async delete(id: string): Promise<void> {
+  /**
+   * Deletes a user with everything of theirs: sessions, service sessions, codes, picture. Not
+   * one's own account: a session taken over would otherwise end it without its password.
+   */
+  async delete(id: string, by: Authenticated): Promise<void> {
     await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
+      if (id === by.userId) throw AppError.cannotDeleteSelf();
       if (current.is_admin === 1) refuseIfLastAdmin(enabledAdmins, id);
       await tx.deleteFrom('users').where('id', '=', id).execute();
     });

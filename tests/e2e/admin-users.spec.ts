@@ -258,6 +258,7 @@ test("an administrator's own password and two-step are changed on Personal Info,
   await expect(page.getByText('This is your own account: change your password on Personal Info, which asks for your current password.')).toBeVisible();
   await expect(page.getByText('This is your own account: change your two-step sign-in on Personal Info, which asks for your current password.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Set New Password' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete User' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Open Personal Info' }).first()).toHaveAttribute('href', '/personal-info');
   await expect(page.getByLabel('Current Password')).toHaveCount(0); // nothing asked while the email stays
   await checkScreen(page, 'admin-user-edit-own');

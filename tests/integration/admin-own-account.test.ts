@@ -26,8 +26,9 @@ describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => 
     ['set their password', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}/password`, { token: admin.access, body: { password: 'Taken-over1' } }), [409, PERSONAL_INFO]],
     ['turn off their two-step sign-in', () => call(t.app, 'DELETE', `/api/v1/admin/users/${admin.id}/two-step`, { token: admin.access, body: {} }), [409, PERSONAL_INFO]],
     ['change their email', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}`, { token: admin.access, body: { full_name: 'Ada Admin', email: 'thief@example.com', is_admin: true } }), [400, 'Type your current password to change your own email']],
+    ['delete their account', () => call(t.app, 'DELETE', `/api/v1/admin/users/${admin.id}`, { token: admin.access }), [409, 'You cannot delete your own account']],
     ['change their email with a wrong password', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}`, { token: admin.access, body: { full_name: 'Ada Admin', email: 'thief@example.com', is_admin: true, current_password: 'Guessed-1' } }), [400, 'The current password is wrong']],
-  ])('refuses to %s without the current password, changing nothing', async (_, attempt, answer) => {
+  ])('refuses to %s there, changing nothing', async (_, attempt, answer) => {
     const elsewhere = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } });
     await turnOnTwoStep();
     const stored = () => t.db.selectFrom('users').select(['password_hash', 'email', 'email_verified', 'full_name']).where('id', '=', admin.id).executeTakeFirstOrThrow();
@@ -67,5 +68,6 @@ describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => 
     expect((await api.put(ada, { full_name: 'Ada Admin', email: 'ada.new@example.com', is_admin: true })).body.email).toBe('ada.new@example.com');
     expect((await api.put(`${ada}/password`, { password: 'Brand-new1' })).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'ada.new@example.com', password: 'Brand-new1' } })).status).toBe(200);
+    expect((await api.delete(ada)).status).toBe(200);
   });
 });

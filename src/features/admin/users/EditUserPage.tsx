@@ -88,9 +88,12 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
                 Cancel
               </ButtonLink>
             </Group>
-            <Button color="red" variant="light" onClick={() => setConfirmDelete(true)}>
-              Delete User
-            </Button>
+            {/* One's own account is not deleted here (the server refuses): another administrator can. */}
+            {!self && (
+              <Button color="red" variant="light" onClick={() => setConfirmDelete(true)}>
+                Delete User
+              </Button>
+            )}
           </Group>
         </Stack>
       </Paper>
