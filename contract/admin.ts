@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_EVENT_GROUP_NAMES, auditEventSchema } from './audit';
-import { currentPasswordField, emailField, groupsField, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
+import { currentPasswordField, emailField, groupsField, MAX_PAGE, newPasswordField, phoneField, requiredText, searchField, usernameField } from './fields';
 
 /** GET /api/v1/admin/users items (spec §3). */
 export const adminUserSchema = z.object({
@@ -91,7 +91,7 @@ export const pagedSchema = <T extends z.ZodType>(item: T) => z.object({ items: z
 
 /** ?page&size&search for the session tables (spec §9: page size 10, first page 1). */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page starts at 1').max(1_000_000, 'page is at most 1000000').default(1),
+  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page starts at 1').max(MAX_PAGE, `page is at most ${MAX_PAGE}`).default(1),
   size: z.coerce.number({ error: 'size must be a number' }).int('size must be a whole number').min(1, 'size must be at least 1').max(100, 'size is at most 100').default(10),
   search: searchField.optional(),
 });

@@ -48,6 +48,9 @@ export const emailField = requiredText('Email', 254).regex(EMAIL_PATTERN, 'Inval
 export const SEARCH_MAX_LENGTH = 200;
 export const searchField = z.string().max(SEARCH_MAX_LENGTH);
 
+/** The highest page an admin list is asked for: far past any real list, short of a number that overflows. */
+export const MAX_PAGE = 1_000_000;
+
 export const PASSWORD_MIN_LENGTH = 8;
 // argon2 cost grows with input length; no human password is longer than this.
 export const PASSWORD_MAX_LENGTH = 256;

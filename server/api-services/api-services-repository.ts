@@ -35,7 +35,8 @@ export class ApiServicesRepository {
   constructor(private readonly db: Database) {}
 
   async list(search: string | undefined): Promise<ApiServiceRow[]> {
-    let query = this.db.selectFrom('api_services').selectAll().orderBy('created_at', 'desc');
+    // The id settles ties: services created in one millisecond keep their places between loads.
+    let query = this.db.selectFrom('api_services').selectAll().orderBy('created_at', 'desc').orderBy('id');
     if (search) query = query.where((eb) => eb.or([contains('name', search), contains('client_id', search)]));
     return query.execute();
   }

@@ -17,7 +17,7 @@ import { rememberVerifyOrigin, requireStep } from '../features/verify/verify-flo
 import type { VerifyStep } from '../features/verify/verify-steps';
 import { VerifyWelcomePage } from '../features/verify/VerifyWelcomePage';
 import { z } from 'zod';
-import { searchField } from '../../contract/fields';
+import { MAX_PAGE, searchField } from '../../contract/fields';
 import { authorizationParamsSchema, endSessionRequestSchema } from '../../contract/oauth';
 import { ConsentPage } from '../features/consent/ConsentPage';
 import { SignOutPage } from '../features/signout/SignOutPage';
@@ -120,7 +120,8 @@ const adminIndexRoute = createRoute({
 });
 // The admin area loads on demand: people who are not administrators never download it.
 const listSearch = z.object({ search: searchField.optional().catch(undefined) });
-const pageSearch = listSearch.extend({ page: z.coerce.number().int().min(1).catch(1).default(1) });
+// A page the server would refuse (past MAX_PAGE) is the first page, as any other unreadable one.
+const pageSearch = listSearch.extend({ page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1).default(1) });
 const ServicesListPage = lazyPage(() => import('../features/admin/api-services/ServicesListPage'), 'ServicesListPage');
 const CreateServicePage = lazyPage(() => import('../features/admin/api-services/CreateServicePage'), 'CreateServicePage');
 const ServiceViewPage = lazyPage(() => import('../features/admin/api-services/ServiceViewPage'), 'ServiceViewPage');
