@@ -93,6 +93,13 @@ export type ApiService = z.infer<typeof apiServiceSchema>;
 
 export const apiServiceListSchema = z.object({ items: z.array(apiServiceSchema) });
 
+/**
+ * PATCH /api/v1/admin/api-services/toggle/{id}: no body turns the service to its other state (the
+ * spec's call); `is_active` names the state wanted, so two admins who both click Disable leave it
+ * disabled, not on again.
+ */
+export const apiServiceToggleSchema = z.union([z.undefined(), z.null(), z.object({ is_active: z.boolean().optional() }).strict()]).optional();
+
 /** A public client's are its client ID alone: it has no secret. */
 export const credentialsSchema = z.object({ client_id: z.string(), client_secret: z.string().nullable() });
 export const createdApiServiceSchema = z.object({ id: z.string(), credentials: credentialsSchema });

@@ -109,10 +109,13 @@ export class ApiServicesService {
     return this.get(id);
   }
 
-  async toggle(id: string): Promise<ApiService> {
+  /** To the state wanted, or without one to the other state; answers whether it changed. */
+  async toggle(id: string, wanted?: boolean): Promise<{ service: ApiService; changed: boolean }> {
     const current = await this.get(id);
-    await this.services.update(id, { is_active: current.is_active ? 0 : 1, updated_at: this.clock() });
-    return this.get(id);
+    const active = wanted ?? !current.is_active;
+    if (active === current.is_active) return { service: current, changed: false };
+    await this.services.update(id, { is_active: active ? 1 : 0, updated_at: this.clock() });
+    return { service: await this.get(id), changed: true };
   }
 
   /** Issues a new secret; the old one stops working at once. */

@@ -7,6 +7,7 @@ import {
   apiServiceInputSchema,
   apiServiceListSchema,
   apiServiceSchema,
+  apiServiceToggleSchema,
   apiServiceUpdateSchema,
   createdApiServiceSchema,
   credentialsSchema,
@@ -53,9 +54,10 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     return recorded(request, 'service-changed', updated, updated);
   });
 
-  app.patch('/api/v1/admin/api-services/toggle/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
-    const toggled = await apiServices.toggle(request.params.id);
-    return recorded(request, toggled.is_active ? 'service-turned-on' : 'service-turned-off', toggled, toggled);
+  app.patch('/api/v1/admin/api-services/toggle/:id', { ...admin, schema: { params: idParams, body: apiServiceToggleSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
+    const { service, changed } = await apiServices.toggle(request.params.id, request.body?.is_active);
+    if (!changed) return service;
+    return recorded(request, service.is_active ? 'service-turned-on' : 'service-turned-off', service, service);
   });
 
   app.post('/api/v1/admin/api-services/:id/credentials', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({ credentials: credentialsSchema }), ...errors } } }, async (request) => {

@@ -51,6 +51,29 @@ describe('API services (admin)', () => {
     expect(renewed.body.credentials.client_secret).not.toBe(credentials.client_secret);
   });
 
+  it('lists the newest first; services made in one millisecond always in the same order (by id)', async () => {
+    const make = async (name: string) => (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input({ name }) })).body.id as string;
+    const first = await make('First');
+    t.advance(1000);
+    const together = [];
+    for (const name of ['A', 'B', 'C', 'D', 'E', 'F']) together.push(await make(name)); // the test clock stands still
+    const listed = (await call(t.app, 'GET', '/api/v1/admin/api-services', { token: admin.access })).body.items.map((s: { id: string }) => s.id);
+    expect(listed).toEqual([...together.sort(), first]);
+  });
+
+  it('turns a service to the state asked for: two admins who both click Disable leave it disabled, and one event is logged', async () => {
+    const { id } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() })).body;
+    const toggle = (body?: unknown) => call(t.app, 'PATCH', `/api/v1/admin/api-services/toggle/${id}`, { token: admin.access, ...(body === undefined ? {} : { body }) });
+    const clicks = [await toggle({ is_active: false }), await toggle({ is_active: false })];
+    expect(clicks.map((answer) => [answer.status, answer.body.is_active])).toEqual([[200, false], [200, false]]);
+    expect((await toggle({ is_active: true })).body.is_active).toBe(true);
+    expect((await toggle()).body.is_active, 'no body: the other state').toBe(false);
+    expect((await toggle({ is_active: 'no' })).status).toBe(400);
+    expect((await toggle({ is_active: true, extra: 1 })).status).toBe(400);
+    const events = await t.db.selectFrom('audit_events').select('kind').where('kind', 'in', ['service-turned-on', 'service-turned-off']).orderBy('id').execute();
+    expect(events.map((event) => event.kind)).toEqual(['service-turned-off', 'service-turned-on', 'service-turned-off']);
+  });
+
   it('keeps the groups a service is open to: everyone by default, kept when an edit leaves them out, cleared by an empty list', async () => {
     const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
     const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;

@@ -31,7 +31,8 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
   const toggle = () =>
     action.run(async () => {
       // The answer is the service as it is now: shown at once, so a second click cannot toggle it back unseen.
-      replace(await callApi(session.connection, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, apiServiceSchema));
+      // It names the state wanted: another admin's click just before cannot make this one undo it.
+      replace(await callApi(session.connection, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, apiServiceSchema, { is_active: !service.is_active }));
       reload();
     });
   const regenerate = () =>
