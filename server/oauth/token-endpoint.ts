@@ -4,10 +4,12 @@ import type { ClientInfo, SessionPolicy } from '../sessions/user-sessions-servic
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
+import { letsIn } from './checks/check-allowed-groups';
 import { checkGrantType } from './checks/check-grant-type';
 import { checkPkceVerifier } from './checks/check-pkce';
 import { checkRedirectUriRepeated } from './checks/check-redirect-uri';
 import { checkScopeWithin } from './checks/check-scope';
+import { takesSignIn } from './checks/check-two-step';
 import { OAuthError } from './oauth-error';
 import { userOf, type ServiceSessionsRepository } from './service-sessions-repository';
 import type { IssuedTokens, TokenIssuer } from './token-issuer';
@@ -116,9 +118,17 @@ export class TokenEndpoint {
     if (token.session_revoked_at !== null || ended || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
     const user = userOf(token);
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
+    // The service's rules as they are now, not as they were at sign-in: an account taken out of its
+    // groups, or a sign-in without the two-step it came to require, is let in no longer (RFC 9700 §4.14.2).
+    if (!letsIn(service, user) || !takesSignIn(service, token.amr)) {
+      await this.serviceSessions.revokeSession(sessionId, now);
+      throw new OAuthError('invalid_grant', 'The service no longer lets this sign-in in');
+    }
 
-    // A narrower scope is for this access token only: the new refresh token keeps the grant (RFC 6749 §6).
-    const granted = token.scope.split(' ');
+    // A narrower scope is for this access token only: the new refresh token keeps the grant (RFC 6749 §6),
+    // less any scope the service has been given up since.
+    const offered = JSON.parse(service.scopes) as string[];
+    const granted = token.scope.split(' ').filter((scope) => scope === 'openid' || offered.includes(scope));
     const scopes = checkScopeWithin(granted, request.scope);
     const expiresAt = Math.min(now + this.policy.refreshTokenTtlSeconds * 1000, this.signInEnd(token.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt, granted);

@@ -1,0 +1,62 @@
+import * as client from 'openid-client';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+
+// A refresh is judged by the service's rules as they are at the time, not at the sign-in
+// (RFC 9700 §4.14.2): what an administrator changes reaches the service's sessions at their next
+// refresh, within one access token's lifetime, without anyone having to sign them out.
+
+let f: OidcFixture;
+beforeEach(async () => {
+  f = await startOidcFixture();
+});
+afterEach(async () => f.close());
+
+async function signedIn(overrides: Record<string, unknown> = {}) {
+  const service = await f.createService(overrides);
+  const config = await f.relyingParty(service);
+  const { tokens } = await f.signInToService(config, { scope: 'openid email offline_access' });
+  return { service, config, refreshToken: tokens.refresh_token! };
+}
+
+const users = async () => (await oidcJson(f.issuer, 'GET', '/api/v1/admin/users?search=olivia', undefined, f.adminToken)).body.items as Array<{ id: string; full_name: string; email: string; is_admin: boolean }>;
+const setGroups = async (groups: string[]) => {
+  const [olivia] = await users();
+  const answer = await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${olivia!.id}`, { full_name: olivia!.full_name, email: olivia!.email, is_admin: false, groups }, f.adminToken);
+  expect(answer.status).toBe(200);
+};
+const refused = async (config: client.Configuration, refreshToken: string) => {
+  const error = await client.refreshTokenGrant(config, refreshToken).then(() => undefined, (caught: client.ResponseBodyError) => caught);
+  return error && { error: error.error, description: error.error_description };
+};
+
+it('an account taken out of the groups a service is open to is refused its next refresh, and the session ends', async () => {
+  await setGroups(['family']);
+  const { config, refreshToken } = await signedIn({ allowed_groups: ['family'] });
+  const kept = await client.refreshTokenGrant(config, refreshToken);
+  await setGroups(['guests']);
+  expect(await refused(config, kept.refresh_token!)).toEqual({ error: 'invalid_grant', description: 'The service no longer lets this sign-in in' });
+  // Ended: put back in the group, the same token still does not work.
+  await setGroups(['family']);
+  expect((await refused(config, kept.refresh_token!))?.error).toBe('invalid_grant');
+});
+
+it('a service that came to require two-step sign-in refuses the refresh of a sign-in without it', async () => {
+  const { service, config, refreshToken } = await signedIn();
+  const current = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/api-services/${service.id}`, undefined, f.adminToken)).body;
+  const { id: _id, client_id: _c, is_active: _a, public_client: _p, created_at: _cr, updated_at: _u, ...editable } = current;
+  expect((await oidcJson(f.issuer, 'PUT', `/api/v1/admin/api-services/${service.id}`, { ...editable, require_two_step: true }, f.adminToken)).status).toBe(200);
+  expect((await refused(config, refreshToken))?.error).toBe('invalid_grant');
+});
+
+it('a scope the service has given up since is no longer in what a refresh hands out', async () => {
+  const { service, config, refreshToken } = await signedIn();
+  const current = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/api-services/${service.id}`, undefined, f.adminToken)).body;
+  const { id: _id, client_id: _c, is_active: _a, public_client: _p, created_at: _cr, updated_at: _u, ...editable } = current;
+  expect((await oidcJson(f.issuer, 'PUT', `/api/v1/admin/api-services/${service.id}`, { ...editable, scopes: ['openid', 'profile', 'offline_access'] }, f.adminToken)).status).toBe(200);
+  const refreshed = await client.refreshTokenGrant(config, refreshToken);
+  expect(refreshed.scope).toBe('openid offline_access');
+  expect(refreshed.claims()?.email).toBeUndefined();
+  const userinfo = await client.fetchUserInfo(config, refreshed.access_token, refreshed.claims()!.sub);
+  expect(userinfo.email).toBeUndefined();
+});
