@@ -1,22 +1,26 @@
 import { z } from 'zod';
 
+/** An authorization parameter: optional text, its limit named when passed (the service's developer reads it). */
+const param = (max: number) => z.string().max(max, `at most ${max} characters`).optional();
+
 /** The authorization request's parameters as the consent screen reads them (all optional text). */
 export const authorizationParamsSchema = z.object({
-  client_id: z.string().max(200).optional(),
-  redirect_uri: z.string().max(2000).optional(),
-  response_type: z.string().max(100).optional(),
-  scope: z.string().max(1000).optional(),
-  state: z.string().max(2000).optional(),
-  nonce: z.string().max(500).optional(),
-  code_challenge: z.string().max(200).optional(),
-  code_challenge_method: z.string().max(20).optional(),
-  prompt: z.string().max(100).optional(),
-  max_age: z.string().max(20).optional(),
-  login_hint: z.string().max(300).optional(),
-  id_token_hint: z.string().max(8000).optional(),
+  client_id: param(200),
+  redirect_uri: param(2000),
+  response_type: param(100),
+  response_mode: param(100),
+  scope: param(1000),
+  state: param(2000),
+  nonce: param(500),
+  code_challenge: param(200),
+  code_challenge_method: param(20),
+  prompt: param(100),
+  max_age: param(20),
+  login_hint: param(300),
+  id_token_hint: param(8000),
   /** Request objects (OIDC Core §6): read only to be refused with request_not_supported / request_uri_not_supported. */
-  request: z.string().max(8000).optional(),
-  request_uri: z.string().max(2000).optional(),
+  request: param(8000),
+  request_uri: param(2000),
 });
 export type AuthorizationParams = z.infer<typeof authorizationParamsSchema>;
 export const AUTHORIZATION_PARAMS = Object.keys(authorizationParamsSchema.shape) as Array<keyof AuthorizationParams>;

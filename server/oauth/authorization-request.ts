@@ -23,6 +23,11 @@ export type ValidAuthorizationRequest = {
   maxAge: number | null;
 };
 
+/** A parameter sent without a value is treated as if it were not sent (RFC 6749 §3.1). */
+export function omittingEmpty<T extends Record<string, unknown>>(params: T): T {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '')) as T;
+}
+
 /**
  * The authorization request, read top to bottom as its list of checks. Until the client and
  * its redirect_uri are known good, an error is shown by us (never redirected); after that it
@@ -39,7 +44,7 @@ export async function validateAuthorizationRequest(params: AuthorizationParams, 
   try {
     refuseRepeated(repeated);
     checkNoRequestObject(params.request, params.request_uri);
-    checkResponseType(params.response_type);
+    checkResponseType(params.response_type, params.response_mode);
     const scopes = checkScope(service, params.scope);
     const pkce = checkPkceChallenge(params.code_challenge, params.code_challenge_method, service.public_client === 1);
     const prompt = checkPrompt(params.prompt);

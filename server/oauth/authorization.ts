@@ -7,7 +7,7 @@ import type { UserSessionsRepository } from '../sessions/user-sessions-repositor
 import { SIGN_IN_METHODS, type Authenticated } from '../sessions/user-sessions-service';
 import { hashToken } from '../sessions/tokens';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
-import { validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
+import { omittingEmpty, validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
 import { checkAllowedGroups } from './checks/check-allowed-groups';
 import { identityAssured } from './checks/check-client-identity';
 import { takesSignIn, twoStepRefusal } from './checks/check-two-step';
@@ -43,7 +43,8 @@ export class Authorization {
     for (const name of AUTHORIZATION_PARAMS) {
       const value = query[name];
       if (Array.isArray(value)) repeated.push(name);
-      params[name] = Array.isArray(value) ? value[0] : value;
+      const first = Array.isArray(value) ? value[0] : value;
+      params[name] = first === '' ? undefined : first;
     }
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer, repeated);
     const hinted = params.id_token_hint ? await this.hints.subjectOf(params.id_token_hint, valid.service.client_id) : null;
@@ -65,7 +66,8 @@ export class Authorization {
    * redirect_uri, user, user session, scopes, nonce and PKCE challenge. Null when `if_approved`
    * finds no approval to go on.
    */
-  async issueCode(params: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string; serviceId: string } | null> {
+  async issueCode(sent: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string; serviceId: string } | null> {
+    const params = omittingEmpty(sent);
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
     const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
     const silent = valid.prompt.includes('none');

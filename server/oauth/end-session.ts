@@ -1,5 +1,6 @@
 import { redirectWith } from '../../contract/oauth';
 import type { ApiServicesRepository } from '../api-services/api-services-repository';
+import { omittingEmpty } from './authorization-request';
 import type { IdTokenHints } from './id-token-hints';
 import type { ServiceSessionsRepository } from './service-sessions-repository';
 
@@ -21,7 +22,8 @@ export class EndSession {
    * Answers the end-session response (`subject` only for a hint of a live session), and which
    * service session it ended (for the audit log).
    */
-  async end(request: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null; ended: { userId: string; serviceId: string } | null }> {
+  async end(sent: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null; ended: { userId: string; serviceId: string } | null }> {
+    const request = omittingEmpty(sent);
     const hint = request.id_token_hint ? await this.hints.read(request.id_token_hint) : null;
     const clientId = request.client_id ?? hint?.aud[0];
     const service = clientId ? await this.services.findByClientId(clientId) : undefined;

@@ -43,6 +43,14 @@ function asGet(page: string, names: readonly string[], body: Record<string, unkn
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The token, introspection and revocation endpoints take form bodies only (RFC 6749 §3.2, RFC 7662 §2.1, RFC 7009 §2.1). */
+async function requireForm(request: FastifyRequest): Promise<void> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
+  }
+}
+
 const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
 
 export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -92,7 +100,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return { code: issued.code, redirect_to: issued.redirect_to };
   });
 
-  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema } }, async (request, reply) => {
+  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema }, preValidation: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
     noStore(reply);
     return oauth.tokens.grant(client, request.body, requestSource(request).client);
@@ -107,13 +115,13 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.get('/api/v1/oauth/userinfo', userinfo);
   app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().nullish() } }, userinfo);
 
-  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema } }, async (request, reply) => {
+  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema }, preValidation: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => confidentialClient(request, request.body));
     noStore(reply);
     return oauth.introspection.introspect(client, request.body.token);
   });
 
-  app.post('/api/v1/oauth/revoke', { schema: { body: tokenBodySchema } }, async (request, reply) => {
+  app.post('/api/v1/oauth/revoke', { schema: { body: tokenBodySchema }, preValidation: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
     await oauth.introspection.revoke(client, request.body.token);
     return noStore(reply).code(200).send();

@@ -339,3 +339,11 @@ test("a mobile app's own scheme: the tab says the sign-in went to the app, and t
   await expect(activity.getByText('Signed out', { exact: true })).toBeVisible();
   await checkScreen(home, 'personal-info-activity-after-signing-out');
 });
+
+test('a parameter longer than the server takes is named on the error page, not mistaken for a missing client_id', async ({ page }) => {
+  const service = await createService({ name: 'Immich' });
+  await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', nonce: 'n'.repeat(501) })}`);
+  await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
+  await expect(page.getByText('client_id is missing')).toHaveCount(0);
+  await expect(page.getByText('nonce: at most 500 characters', { exact: true })).toBeVisible();
+});

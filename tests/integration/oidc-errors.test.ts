@@ -104,6 +104,12 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     expect((await exchange(plain)).body.error).toBe('invalid_grant');
   });
 
+  it('a parameter sent without a value is as if not sent (RFC 6749 §3.1): an empty verifier or secret spoils nothing', async () => {
+    const plain = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
+    const exchanged = await token({ grant_type: 'authorization_code', code: plain, redirect_uri: CALLBACK, code_verifier: '', client_secret: '', scope: '' });
+    expect([exchanged.status, exchanged.body.error]).toEqual([200, undefined]);
+  });
+
   it('a wrong secret: invalid_client, 401 with WWW-Authenticate for basic', async () => {
     const c = (await code()).body.code;
     const basic = await token({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier }, 'basic', 'wrong-secret');
@@ -134,6 +140,20 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     expect(rotated.status).toBe(200);
     expect((await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token })).body.error).toBe('invalid_grant');
     expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token })).body.error).toBe('invalid_grant');
+  });
+
+  it('a JSON body, or none, is refused at the token, introspection and revocation endpoints: they take forms', async () => {
+    const basic = `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}`;
+    const c = (await code()).body.code;
+    for (const url of ['/api/v1/oauth/token', '/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {
+      const json = JSON.stringify({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier, token: c });
+      for (const init of [{ headers: { 'content-type': 'application/json', authorization: basic }, body: json }, { headers: { authorization: basic } }] as RequestInit[]) {
+        const response = await fetch(`${f.issuer}${url}`, { method: 'POST', ...init });
+        expect({ status: response.status, body: await response.json() }, url).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the parameters as application/x-www-form-urlencoded' } });
+      }
+    }
+    // The code was not spent.
+    expect((await exchange(c)).status).toBe(200);
   });
 
   it('grant types: unknown, and one the service may not use', async () => {
@@ -178,6 +198,25 @@ describe('the authorization request', () => {
     expect(new URL(silent.body.redirect_to).searchParams.get('error')).toBe('consent_required');
     expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, response_type: 'code' }, f.user.access)).status).toBe(200);
     expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, response_type: 'code', prompt: 'none' }, f.user.access)).status).toBe(200);
+  });
+
+  it('empty parameters count as not sent; a response_mode other than query is refused, back to the service', async () => {
+    const base = { client_id: service.clientId, response_type: 'code', scope: 'openid', state: 's' };
+    // redirect_uri= with one URI registered: that one, as when it is left out.
+    const empty = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...base, redirect_uri: '', id_token_hint: '', prompt: '', max_age: '', code_challenge_method: '' }, f.user.access);
+    expect(empty.status).toBe(200);
+    expect(new URL(empty.body.redirect_to).origin + new URL(empty.body.redirect_to).pathname).toBe(CALLBACK);
+    const checked = await fetch(`${f.issuer}/api/v1/oauth/authorize?${new URLSearchParams({ ...base, redirect_uri: '', nonce: '', login_hint: '' })}`);
+    expect(checked.status).toBe(200);
+    expect((await checked.json()).redirect_uri).toBe(CALLBACK);
+
+    for (const mode of ['form_post', 'fragment']) {
+      const refused = await fetch(`${f.issuer}/api/v1/oauth/authorize?${new URLSearchParams({ ...base, redirect_uri: CALLBACK, response_mode: mode })}`);
+      const back = new URL((await refused.json()).redirect_to);
+      expect(Object.fromEntries(back.searchParams), mode).toMatchObject({ error: 'invalid_request', error_description: 'Only response_mode=query is supported', state: 's' });
+    }
+    const query = await fetch(`${f.issuer}/api/v1/oauth/authorize?${new URLSearchParams({ ...base, redirect_uri: CALLBACK, response_mode: 'query' })}`);
+    expect(query.status).toBe(200);
   });
 
   it('a form POST to /auth becomes the same request', async () => {

@@ -93,9 +93,16 @@ describe('checkNoRequestObject', () => {
 
 describe('checkResponseType', () => {
   it('accepts code only', () => {
-    expect(refusal(() => checkResponseType(undefined))).toBe('invalid_request: response_type is missing (400)');
-    expect(refusal(() => checkResponseType('token'))).toBe('unsupported_response_type: Only response_type=code is supported (400)');
-    expect(() => checkResponseType('code')).not.toThrow();
+    expect(refusal(() => checkResponseType(undefined, undefined))).toBe('invalid_request: response_type is missing (400)');
+    expect(refusal(() => checkResponseType('token', undefined))).toBe('unsupported_response_type: Only response_type=code is supported (400)');
+    expect(() => checkResponseType('code', undefined)).not.toThrow();
+  });
+
+  it('answers in the query only: form_post or a fragment is refused, not ignored', () => {
+    expect(() => checkResponseType('code', 'query')).not.toThrow();
+    for (const mode of ['form_post', 'fragment', 'query.jwt', 'QUERY']) {
+      expect(refusal(() => checkResponseType('code', mode)), mode).toBe('invalid_request: Only response_mode=query is supported (400)');
+    }
   });
 });
 
