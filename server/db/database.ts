@@ -2,7 +2,7 @@ import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type Migration, type MigrationResultSet } from 'kysely';
 import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, postgresConnectionProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
@@ -91,10 +91,13 @@ function nameServerInConnectFailures(pool: import('pg').Pool, address: string): 
         })) as typeof pool.connect;
 }
 
-/** Runs every pending migration; safe when several replicas start at once (Kysely locks). */
-export async function migrateToLatest(db: Database): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+/**
+ * Runs every pending migration; safe when several replicas start at once (Kysely locks).
+ * `list` is for tests.
+ */
+export async function migrateToLatest(db: Database, list: Record<string, Migration> = migrations): Promise<void> {
+  const migrate = (on: Database) => new Migrator({ db: on, provider: { getMigrations: async () => list } }).migrateToLatest();
+  const { error, results } = db.getExecutor().adapter instanceof SqliteAdapter ? await inOneSqliteTransaction(db, migrate) : await migrate(db);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     if (error instanceof DatabaseProblem) throw error;
@@ -103,6 +106,26 @@ export async function migrateToLatest(db: Database): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
     throw new Error(`database migration${failed ? ` ${failed.migrationName}` : ''} failed: ${reason}`);
   }
+}
+
+/**
+ * Kysely runs SQLite migrations outside a transaction, each statement committed by itself: a
+ * process killed inside a migration of several statements left it half done and unrecorded, and
+ * every later start failed on it (a column already there). SQLite's DDL is transactional, so
+ * the pending migrations go in whole or not at all. IMMEDIATE takes the write lock first: a
+ * second process (the admin CLI) waits for this one instead of migrating alongside it.
+ */
+async function inOneSqliteTransaction(db: Database, migrate: (on: Database) => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    let outcome: MigrationResultSet | undefined;
+    try {
+      outcome = await migrate(connection);
+    } finally {
+      await sql.raw(outcome && !outcome.error ? 'commit' : 'rollback').execute(connection);
+    }
+    return outcome;
+  });
 }
 
 export const toFlag = (value: boolean): 0 | 1 => (value ? 1 : 0);

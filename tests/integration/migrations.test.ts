@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql, type Migration } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Database } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations/index';
@@ -125,4 +125,25 @@ it('brings stored addresses to Unicode NFC, leaving one whose NFC twin is someon
     { id: 'composed', email: 'zo\u00eb@example.com' },
     { id: 'plain', email: 'ann@example.com' },
   ]);
+});
+
+it('a migration that fails part-way leaves none of itself behind, and the next start runs it whole', async () => {
+  await migrateToLatest(db);
+  let killed = true;
+  // Two statements, then the end (a process killed, a full disk) before it is recorded.
+  const halfDone: Migration = {
+    up: async (on) => {
+      await on.schema.createTable('half_done').addColumn('id', 'text').execute();
+      await on.schema.alterTable('users').addColumn('added_later', 'text').execute();
+      if (killed) throw new Error('killed part-way');
+    },
+  };
+  const upgraded = { ...migrations, '2099-01-01T0000-half-done': halfDone };
+  await expect(migrateToLatest(db, upgraded)).rejects.toThrow('database migration 2099-01-01T0000-half-done failed: killed part-way');
+  await expect(sql`select count(*) from half_done`.execute(db)).rejects.toThrow();
+
+  killed = false;
+  await migrateToLatest(db, upgraded);
+  expect((await sql<{ id: string }>`select id from half_done`.execute(db)).rows).toEqual([]);
+  await db.updateTable('users').set({ added_later: 'x' } as never).execute();
 });
