@@ -39,8 +39,10 @@ function textWithout(unsafe: RegExp, refused: string, label: string, max: number
     .max(max, `${label} must be at most ${max} characters long`);
 }
 
-// Loose on purpose (spec: "a loose pattern"): something@something.something, no spaces.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Loose on purpose (spec: "a loose pattern"): something@something.something, without spaces or
+// the characters of address lists (`x<victim@example.com>` and `a@b.c;victim@example.com` are a
+// mailbox other than the one stored to a mail program, and would slip past the unique-email rule).
+const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
 export const emailField = requiredText('Email', 254).regex(EMAIL_PATTERN, 'Invalid email');
 

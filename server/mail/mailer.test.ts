@@ -44,6 +44,17 @@ describe('the SMTP mailer', () => {
   }, 5_000);
 });
 
+describe('the recipient', () => {
+  it('is the stored address as it is: an address list written into it reaches no one else', async () => {
+    const sink = await startSmtpSink();
+    closers.push(() => sink.close());
+    // Stored before the email rule refused such characters.
+    await createMailer({ smtpUrl: sink.url, from: 'Home Guard <guard@example.com>', dataDir: '/nonexistent' }).send({ ...mail, to: 'x<victim@example.com>' }).catch(() => undefined);
+    await createMailer({ smtpUrl: sink.url, from: 'Home Guard <guard@example.com>', dataDir: '/nonexistent' }).send({ ...mail, to: 'ada@example.com,victim@example.com' }).catch(() => undefined);
+    expect(sink.mails.flatMap((received) => received.to)).not.toContain('victim@example.com');
+  });
+});
+
 describe('STARTTLS', () => {
   it('is required of a relay on another host, unless SMTP_URL says otherwise; smtps:// is TLS already', () => {
     expect(requiresStartTls('smtp://user:pass@mail.example:587')).toBe(true);

@@ -37,6 +37,12 @@ export const SMTP_TIMEOUT_MS = 15_000;
  * the reset links. A relay on this machine is exempt; `?requireTLS=false` in SMTP_URL exempts a
  * trusted relay without TLS (smtps:// is TLS from the start).
  */
+/**
+ * The stored address as the one recipient. Given as a string, nodemailer would read it as an
+ * address list, where `x<victim@example.com>` is the mailbox of someone else.
+ */
+const addressed = (from: string, mail: Mail) => ({ from, ...mail, to: { name: '', address: mail.to } });
+
 export function requiresStartTls(smtpUrl: string): boolean {
   const { protocol, hostname } = new URL(smtpUrl);
   const loopback = hostname === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
@@ -53,7 +59,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
     const transport = lazyTransport({ url: options.smtpUrl, requireTLS: requiresStartTls(options.smtpUrl), connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
     return {
       async send(mail) {
-        await (await transport()).sendMail({ from: options.from, ...mail });
+        await (await transport()).sendMail(addressed(options.from, mail));
         return {};
       },
     };
@@ -62,7 +68,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   const render = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await (await render()).sendMail({ from: options.from, ...mail });
+      const info = await (await render()).sendMail(addressed(options.from, mail));
       await mkdir(outbox, { recursive: true, mode: 0o700 });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

@@ -52,6 +52,11 @@ describe('registration', () => {
     expect(noName.body).toEqual({ error: 'full_name: Full name is required', field: 'full_name' });
     const badEmail = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ email: 'not-an-email' }) });
     expect(badEmail.body).toEqual({ error: 'email: Invalid email', field: 'email' });
+    // An address list is someone else's mailbox to a mail program, whatever string is stored.
+    for (const list of ['x<victim@example.com>', '<victim@example.com>', 'victim@example.com;x', 'a:victim@example.com;', 'victim@example.com,x@y.z', '"victim"@example.com']) {
+      const answer = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ email: list }) });
+      expect(answer.body, list).toEqual({ error: 'email: Invalid email', field: 'email' });
+    }
   });
 
   it('refuses a name with line breaks or other control characters, which would forge lines of its mails', async () => {
