@@ -7,5 +7,7 @@ describe('throttled attempts', () => {
     expect(soon.message).toBe('Too many failed attempts; try again in a minute');
     expect(soon.headers).toEqual({ 'Retry-After': '13' });
     expect(AppError.tooManyAttempts(601).message).toBe('Too many failed attempts; try again in 11 minutes');
+    expect(AppError.tooManyAttempts(90 * 60).message).toBe('Too many failed attempts; try again in 90 minutes');
+    expect(AppError.tooManyAttempts(23.5 * 3600).message).toBe('Too many failed attempts; try again in 24 hours');
   });
 });

@@ -95,7 +95,7 @@ export class AppError extends Error {
   }
   static tooManyAttempts(retryAfterSeconds: number) {
     const wait = Math.max(1, Math.ceil(retryAfterSeconds));
-    const when = wait <= 60 ? 'in a minute' : `in ${Math.ceil(wait / 60)} minutes`;
+    const when = wait <= 60 ? 'in a minute' : wait <= 90 * 60 ? `in ${Math.ceil(wait / 60)} minutes` : `in ${Math.ceil(wait / 3600)} hours`;
     return new AppError(429, `Too many failed attempts; try again ${when}`, undefined, retryAfter(wait));
   }
   static codeExpired() {

@@ -13,7 +13,7 @@ import type { ServiceSessionsRepository } from '../oauth/service-sessions-reposi
 import { describeDevice } from '../sessions/device-info';
 import { SIGN_IN_METHODS, type Authenticated, type ClientInfo, type UserSessionsService } from '../sessions/user-sessions-service';
 import { addressBlock } from '../throttle/address-block';
-import { type CountedAttempt, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
+import { isThrottled, type CountedAttempt, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
@@ -35,6 +35,15 @@ const isEmailTaken = (error: unknown) => error instanceof AppError && error.mess
 
 /** Wrong passwords for one account, whether at sign-in or when changing it, count together. */
 export const accountThrottle = (email: string): [string, ThrottleRule] => [`login:account:${normaliseEmail(email)}`, LOGIN_THROTTLE.account];
+
+/**
+ * Refused second steps allowed per account in a day, besides LOGIN_THROTTLE's five a minute, at
+ * which a six-digit code falls within weeks to whoever has the password (NIST 800-63B §5.2.2
+ * allows 100 failures in all). Only someone who has the password reaches them, so they are no
+ * lever to lock the owner out; a success does not forget them, a new password does.
+ */
+export const SECOND_STEP_THROTTLE: ThrottleRule = { limit: 20, windowSeconds: 24 * 60 * 60 };
+export const secondStepThrottle = (userId: string): [string, ThrottleRule] => [`two-step:refused:${userId}`, SECOND_STEP_THROTTLE];
 
 /** A second step that was given but refused: it counts as a wrong password. */
 const CODE_REFUSALS = {
@@ -164,12 +173,20 @@ export class AccountsService {
       await refused('disabled');
       throw AppError.accountDisabled();
     }
+    if (code !== undefined) {
+      await this.throttle.check([secondStepThrottle(user.id)]).catch(async (error: unknown) => {
+        await attempt.forgive(); // the password was right
+        if (isThrottled(error)) logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip, userId: user.id });
+        throw error;
+      });
+    }
     const secondStep = await this.authenticatorApps.checkSignIn(user, code);
     if (secondStep === 'missing') {
       await attempt.forgive();
       throw AppError.authenticatorCodeRequired();
     }
     if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
+      await this.throttle.recordFailure([secondStepThrottle(user.id)]);
       await refused('wrong-code');
       throw CODE_REFUSALS[secondStep]();
     }
@@ -269,6 +286,8 @@ export class AccountsService {
     await this.sessions.revokeAllForUser(userId, keepSessionId);
     // After the user sessions: a code asked for from one of them can then no longer open a service session.
     await this.serviceSessions.revokeAllForUser(userId, this.clock());
+    // Whoever guessed at the second step with the old password has to start again.
+    await this.throttle.reset(secondStepThrottle(userId)[0]);
     const owner = await this.users.findById(userId);
     if (owner) this.options.notify(owner, PASSWORD_NOTICES[how]);
   }

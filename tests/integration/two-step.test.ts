@@ -75,6 +75,30 @@ describe('two-step sign-in', () => {
     expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'refused while throttled, even with the right code').toBe(429);
   });
 
+  it('refuses the second step for a day after 20 refused ones, a success between them or not; a new password starts them again', async () => {
+    const user = await registerAndLogin(t.app);
+    const secret = await turnOn(user);
+    const refuse = async (times: number) => {
+      for (let i = 1; i <= times; i++) {
+        expect((await login(user.email, user.password, codeFor(secret, 1000 + i))).status).toBe(401);
+        if (i % 4 === 0) t.advance(61_000); // within the five a minute of LOGIN_THROTTLE
+      }
+    };
+    await refuse(12);
+    t.advance(31_000);
+    expect((await login(user.email, user.password, codeFor(secret))).status, 'the owner signs in between').toBe(200);
+    await refuse(8);
+    t.advance(31_000);
+    const refused = await login(user.email, user.password, codeFor(secret));
+    expect([refused.status, refused.body.error], 'even the right code').toEqual([429, 'Too many failed attempts; try again in 24 hours']);
+    expect((await login(user.email, 'Wrong-password1', codeFor(secret))).body.error, 'a wrong password is still told as such').toBe('Invalid email or password');
+
+    const changed = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Brand-new-1' } });
+    expect(changed.status).toBe(200);
+    t.advance(31_000);
+    expect((await login(user.email, 'Brand-new-1', codeFor(secret))).status).toBe(200);
+  });
+
   it('turns on only with the current password too, as turning off does: a session alone cannot enrol an app (ASVS 3.7.1)', async () => {
     const user = await registerAndLogin(t.app);
     const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
