@@ -21,9 +21,11 @@ const CONTENT_SECURITY_POLICY = [
 ].join(';');
 
 // helmet's set, fixed once: helmet rebuilt its CSP string on every request (2% of a profile GET).
+// Without helmet's Cross-Origin-Opener-Policy: same-origin, which cut a popup off from the window
+// that opened it for good: a service signing in in a popup (oidc-client-ts's signinPopup, MSAL's
+// loginPopup) never got its answer. Any page can be on the way (Sign In, the account picker).
 const DOCUMENT_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Origin-Agent-Cluster': '?1',
   'Referrer-Policy': 'no-referrer',

@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
 import { createService as createServiceThroughApi, E2E_URL, login, newPerson, register, turnOnTwoStep, verifiedPerson, type Person } from './support/api';
-import { discover, startCallbackServer } from './support/relying-party';
+import { discover, startCallbackServer, startPopupRelyingParty } from './support/relying-party';
 import { checkScreen, signIn, signInToHome } from './support/ui';
 
 let callback: string;
@@ -346,4 +346,20 @@ test('a parameter longer than the server takes is named on the error page, not m
   await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
   await expect(page.getByText('client_id is missing')).toHaveCount(0);
   await expect(page.getByText('nonce: at most 500 characters', { exact: true })).toBeVisible();
+});
+
+test('a service that signs in in a popup gets the answer in the window that opened it: no page of the sign-in cuts the popup off', async ({ page }) => {
+  const service = await startPopupRelyingParty();
+  try {
+    const registered = await createServiceThroughApi(E2E_ADMIN, { name: 'Popup app', redirect_uris: [service.callback] });
+    const person = await verifiedPerson('popup');
+    const auth = `${E2E_URL}/auth?${new URLSearchParams({ client_id: registered.clientId, redirect_uri: service.callback, response_type: 'code', scope: 'openid', state: 'popup-state' })}`;
+    await page.goto(service.start(auth));
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Sign in with Home Guard' }).click()]);
+    await signIn(popup, person); // signed out: Sign In, then the consent screen, all in the popup
+    await popup.getByRole('button', { name: 'Allow' }).click();
+    await expect(page.getByRole('status')).toHaveText(/^Signed in: \?code=[^&]+&state=popup-state&iss=/);
+  } finally {
+    await service.close();
+  }
 });
