@@ -59,16 +59,21 @@ export class SigningKeys {
    * until then and stays published `keepPublishedForSeconds` after, for what it signed.
    */
   async rotate(alg: SigningAlg, keepPublishedForSeconds: number): Promise<{ kid: string; signsFrom: number }> {
+    // Made before the old key is retired, and stored with its retiring in one transaction: a
+    // rotation stopped midway (Ctrl+C while the RSA key is made) leaves the old key signing.
+    const made = await this.make(alg);
     const signsFrom = this.clock() + PUBLISH_AHEAD_MS;
-    await this.db
-      .updateTable('signing_keys')
-      .set({ retired_at: signsFrom, expires_at: signsFrom + keepPublishedForSeconds * 1000 })
-      .where('alg', '=', alg)
-      .where('retired_at', 'is', null)
-      .execute();
-    const kid = await this.create(alg);
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('signing_keys')
+        .set({ retired_at: signsFrom, expires_at: signsFrom + keepPublishedForSeconds * 1000 })
+        .where('alg', '=', alg)
+        .where('retired_at', 'is', null)
+        .execute();
+      await tx.insertInto('signing_keys').values(made).execute();
+    });
     await this.load();
-    return { kid, signsFrom };
+    return { kid: made.kid, signsFrom };
   }
 
   /** The key that signs now; a rotation by another process is picked up within a minute. */
@@ -80,8 +85,10 @@ export class SigningKeys {
     for (const candidate of this.candidates.values()) {
       if (candidate.alg !== alg) continue;
       if (candidate.until === null) next = candidate;
-      // Rotated twice within the lead: the newer of the retiring keys (both are published).
-      else if (candidate.until > now && candidate.until > (retiring?.until ?? 0)) retiring = candidate;
+      // Rotated twice within the lead: the older retiring key signs until its end, then the newer
+      // one, each published PUBLISH_AHEAD_MS before it signs (the newer was published only at the
+      // second rotation).
+      else if (candidate.until > now && candidate.until < (retiring?.until ?? Infinity)) retiring = candidate;
     }
     const key = retiring ?? next;
     if (!key) throw new Error(`no ${alg} signing key loaded`);
@@ -102,23 +109,18 @@ export class SigningKeys {
   }
 
   private async create(alg: SigningAlg): Promise<string> {
+    const made = await this.make(alg);
+    await this.db.insertInto('signing_keys').values(made).execute();
+    return made.kid;
+  }
+
+  /** A new key pair as its row, not yet stored. */
+  private async make(alg: SigningAlg) {
     const kid = randomUUID();
     const pair = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg, use: 'sig' };
     const privateJwk = { ...(await exportJWK(pair.privateKey)), kid, alg };
-    await this.db
-      .insertInto('signing_keys')
-      .values({
-        kid,
-        alg,
-        private_jwk: JSON.stringify(privateJwk),
-        public_jwk: JSON.stringify(publicJwk),
-        created_at: this.clock(),
-        retired_at: null,
-        expires_at: null,
-      })
-      .execute();
-    return kid;
+    return { kid, alg, private_jwk: JSON.stringify(privateJwk), public_jwk: JSON.stringify(publicJwk), created_at: this.clock(), retired_at: null, expires_at: null };
   }
 
   /** The key of `alg` that is not retiring (there is one at most). */

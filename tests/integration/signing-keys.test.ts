@@ -73,3 +73,35 @@ it('reloads keys for an unknown kid at most once a second, so made-up kids canno
   await keys.verificationKey('made-up-again');
   expect(queries).toBe(2);
 });
+
+it('rotated twice within the lead, each key signs only once it has been published PUBLISH_AHEAD_MS', async () => {
+  const user = await registerAndLogin(t.app);
+  const signingKid = async () => decodeProtectedHeader((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.access).kid;
+  const first = decodeProtectedHeader(user.access).kid!;
+  const second = await t.app.services.keys.rotate('ES256', 3600);
+  t.advance(60_000);
+  const third = await t.app.services.keys.rotate('ES256', 3600);
+  expect(await signingKid(), 'the second key was published a minute ago only').toBe(first);
+  t.advance(PUBLISH_AHEAD_MS - 60_000 + 1);
+  expect(await signingKid()).toBe(second.kid);
+  t.advance(60_000);
+  expect(await signingKid()).toBe(third.kid);
+});
+
+it('a rotation that fails midway leaves the old key signing', async () => {
+  const user = await registerAndLogin(t.app);
+  const failing: KyselyPlugin = {
+    transformQuery: (args) => {
+      if (args.node.kind === 'InsertQueryNode') throw new Error('stopped midway');
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  const keys = new SigningKeys(t.db.withPlugin(failing), () => t.app.services.clock());
+  await expect(keys.rotate('ES256', 3600)).rejects.toThrow('stopped midway');
+  t.advance(PUBLISH_AHEAD_MS + 1);
+  const again = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+  expect(again.status).toBe(200);
+  expect(decodeProtectedHeader(again.body.access).kid).toBe(decodeProtectedHeader(user.access).kid);
+  expect(await t.db.selectFrom('signing_keys').select('kid').where('alg', '=', 'ES256').where('retired_at', 'is', null).execute()).toHaveLength(1);
+});
