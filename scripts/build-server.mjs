@@ -16,7 +16,8 @@ export const serverBundle = path.join(root, 'build', 'server', 'main.js');
 //   factor adapts, and now and then lets the heap grow to twice the 26 MB it keeps or more before
 //   collecting; when that met the sign-ins' two 19 MB argon2id hashes, the benchmark's peak went to
 //   159–169 MB (141–151 otherwise). Fixed, the peak stayed at 139–150 MB, at the same speed.
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1', '--heap-growing-percent=20'];
+// - libuv's thread pool sized for the machine (scripts/thread-pool.cjs says why it is a preload).
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1', '--heap-growing-percent=20', '--require=./scripts/thread-pool.cjs'];
 // glibc raises its trim and mmap thresholds after every large free, so the freed memory of a burst
 // stays resident for good; fixed at glibc's own starting values (128 KiB) it goes back to the
 // system: 7–8 MB less before the sign-ins in the benchmark. Ignored by other C libraries.

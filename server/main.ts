@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
@@ -19,9 +18,7 @@ const SHUTDOWN_DEADLINE_MS = 8_000;
 // the spot, without draining.
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-// libuv's pool, sized for the machine before its first use: one password hash per core
-// (accounts/passwords.ts) plus two threads that signatures and file reads never wait behind.
-process.env.UV_THREADPOOL_SIZE ??= String(os.availableParallelism() + 2);
+// libuv's pool is sized before this module loads: scripts/thread-pool.cjs, a preload.
 
 /** The checkout this file runs from: server/main.ts from source, build/server/main.js compiled. */
 function findRepoRoot(from: string): string {
