@@ -128,6 +128,9 @@ export class AppError extends Error {
   static pictureTooLarge(maxBytes: number) {
     return new AppError(413, `The picture is larger than ${maxBytes / 1024 / 1024} MB; choose a smaller one.`, 'image');
   }
+  static uploadsBusy(retryAfterSeconds: number) {
+    return new AppError(503, 'Many pictures are being uploaded right now; try again in a moment', undefined, retryAfter(retryAfterSeconds));
+  }
   /** A body that is not whole multipart: no boundary, no closing boundary, cut off mid-part. */
   static incompleteUpload() {
     return new AppError(400, 'The upload is not a complete multipart/form-data body; send the picture as the image field of a form', 'image');

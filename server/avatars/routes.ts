@@ -6,7 +6,7 @@ import { errorBodySchema } from '../../contract/errors';
 import { AVATAR_MAX_BYTES, verificationStatusSchema } from '../../contract/verification';
 import { AppError } from '../errors';
 import type { Services } from '../services';
-import { readPicture, uploadRefusal } from './upload';
+import { admittingUpload, readPicture, uploadRefusal, UPLOADS_BUSY } from './upload';
 
 export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
@@ -14,18 +14,21 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   app.put('/api/v1/avatar', {
     onRequest: services.authenticate,
     bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
-    schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema, 413: errorBodySchema } },
+    schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema, 413: errorBodySchema, 503: errorBodySchema } },
     // Whatever is wrong with the upload itself is answered so (see uploadRefusal); a missing
     // token, throttling and server faults keep their own answers.
     errorHandler: (error: FastifyError, request, reply) => {
+      if ((error as unknown) === UPLOADS_BUSY) {
+        request.log.warn('avatar upload refused: too many at once');
+        return reply.code(503).headers(UPLOADS_BUSY.headers).send({ error: UPLOADS_BUSY.message });
+      }
       const refusal = uploadRefusal(error);
       if (!refusal) throw error;
       request.log.info({ reason: error.cause instanceof Error ? error.cause.message : error.message }, 'avatar upload refused');
       return reply.code(refusal.statusCode as 400 | 413).send({ error: refusal.message, field: refusal.field });
     },
   }, async (request) => {
-    const upload = await readPicture(request);
-    await services.avatars.replace(request.auth!.userId, upload);
+    await admittingUpload(async () => services.avatars.replace(request.auth!.userId, await readPicture(request)));
     return services.accounts.verificationStatus(request.auth!.userId);
   });
 

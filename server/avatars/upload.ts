@@ -5,6 +5,27 @@ import { AppError } from '../errors';
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE']);
 const TOO_MANY_PARTS = new Set(['FST_FIELDS_LIMIT', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
 
+/**
+ * Uploads being read, waiting to be decoded or decoded, from every account at once. Each holds
+ * up to AVATAR_MAX_BYTES in memory, and pictures are decoded one at a time: without a bound, a few
+ * hundred uploads at once held a gigabyte and waited minutes. More are refused (503) unread.
+ */
+export const MAX_UPLOADS_AT_ONCE = 8;
+let uploadsInProgress = 0;
+/** The refusal: load shed on purpose, so logged as a warning, not as a fault (see avatarRoutes). */
+export const UPLOADS_BUSY = AppError.uploadsBusy(5);
+
+/** Runs an upload within MAX_UPLOADS_AT_ONCE, or refuses it with UPLOADS_BUSY. */
+export async function admittingUpload<T>(upload: () => Promise<T>): Promise<T> {
+  if (uploadsInProgress >= MAX_UPLOADS_AT_ONCE) throw UPLOADS_BUSY;
+  uploadsInProgress += 1;
+  try {
+    return await upload();
+  } finally {
+    uploadsInProgress -= 1;
+  }
+}
+
 /** The bytes of the picture sent as the form's image field. */
 export async function readPicture(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw AppError.notAnImage();

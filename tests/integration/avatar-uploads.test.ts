@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_UPLOADS_AT_ONCE } from '../../server/avatars/upload';
 import { pngOf } from '../support/images';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
@@ -92,5 +93,21 @@ describe('uploads at once', () => {
     expect(shown).toBe(`http://127.0.0.1:8080/avatars/${stored[0]!.id}.webp`);
     const served = await Promise.all(answers.map(async (answer) => (await t.app.inject({ url: new URL(answer.body.profile_picture as string).pathname })).statusCode));
     expect(served.sort()).toEqual([200, 404, 404, 404]);
+  });
+});
+
+describe('many uploads at once', () => {
+  it(`take ${MAX_UPLOADS_AT_ONCE} at a time, from every account together; the rest are told to come back`, async () => {
+    const large = await pngOf(2400, 2400);
+    const answers = await Promise.all(Array.from({ length: MAX_UPLOADS_AT_ONCE + 6 }, () => sendRaw(Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), large, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]))));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(MAX_UPLOADS_AT_ONCE);
+    const busy = answers.filter((answer) => answer.statusCode === 503);
+    expect(busy).toHaveLength(6);
+    expect(busy[0]!.json()).toEqual({ error: 'Many pictures are being uploaded right now; try again in a moment' });
+    expect(busy[0]!.headers['retry-after']).toBe('5');
+    expect(logged.filter((line) => line.level >= 50), 'no error, no stack').toEqual([]);
+    // Their turn over, the next upload is taken.
+    expect((await upload(await pngOf(16, 16))).status).toBe(200);
   });
 });
