@@ -73,6 +73,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   // What is batched in memory is written once requests are done; whoever opened the database
   // closes it after app.close() resolves.
   app.addHook('onClose', async () => services.lastActive.close());
+  app.addHook('onClose', async () => services.background.drain());
   const pruning = services.expiredRows.schedule(app.log);
   app.addHook('onClose', async () => pruning.stop());
 

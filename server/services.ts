@@ -30,6 +30,7 @@ import { SignedInServices } from './oauth/signed-in-services';
 import { TokenEndpoint } from './oauth/token-endpoint';
 import { TokenIntrospection } from './oauth/token-introspection';
 import { TokenIssuer } from './oauth/token-issuer';
+import { BackgroundWork } from './operations/background-work';
 import { ExpiredRows } from './retention/expired-rows';
 import { AuthenticatorApps } from './two-step/authenticator-apps';
 import { AuditLog } from './audit/audit-log';
@@ -73,12 +74,13 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const throttle = new FailureThrottle(db, clock);
   const users = new UsersRepository(db);
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
-  const notify = noticeSender(mailer, log);
+  const background = new BackgroundWork();
+  const notify = noticeSender(mailer, log, background);
   const authenticatorApps = new AuthenticatorApps(db, notify, clock);
   const serviceSessions = new ServiceSessionsRepository(db);
-  const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit }, clock);
+  const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit, background }, clock);
   const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);
-  const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log }, clock);
+  const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log, background }, clock);
   const avatars = new Avatars(db, config.publicUrl, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);
@@ -111,5 +113,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     if (!request.auth!.isAdmin) throw AppError.forbidden();
   };
 
-  return { config, db, clock, audit, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows };
+  return { config, db, clock, audit, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows, background };
 }

@@ -8,6 +8,7 @@ import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
 import type { Notify } from '../mail/security-notice';
+import type { BackgroundWork } from '../operations/background-work';
 import { logRefusedAttempt } from '../operations/refused-attempts';
 import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
 import { describeDevice } from '../sessions/device-info';
@@ -61,7 +62,7 @@ export class AccountsService {
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly throttle: FailureThrottle,
     private readonly authenticatorApps: AuthenticatorApps,
-    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: Notify; audit: AuditLog },
+    private readonly options: { registration: 'open' | 'closed'; log: FastifyBaseLogger; notify: Notify; audit: AuditLog; background: BackgroundWork },
     private readonly clock: () => number,
   ) {}
 
@@ -164,7 +165,8 @@ export class AccountsService {
     };
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
       // Not awaited: a known address is answered as fast as an unknown one, which has nothing to record.
-      refused('wrong-password')?.catch((error: unknown) => this.options.log.error({ err: error }, 'a refused sign-in could not be recorded'));
+      const recording = refused('wrong-password');
+      if (recording) this.options.background.start(recording, (error) => this.options.log.error({ err: error }, 'a refused sign-in could not be recorded'));
       throw AppError.invalidCredentials();
     }
     // Told only to whoever knows the password, so it gives nothing away to anyone else.

@@ -1,3 +1,4 @@
+import type { BackgroundWork } from '../operations/background-work';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
@@ -29,7 +30,7 @@ export class PasswordResets {
     private readonly accounts: AccountsService,
     private readonly throttle: FailureThrottle,
     private readonly mailer: Mailer,
-    private readonly options: { publicUrl: string; log: FastifyBaseLogger },
+    private readonly options: { publicUrl: string; log: FastifyBaseLogger; background: BackgroundWork },
     private readonly clock: () => number,
   ) {}
 
@@ -42,7 +43,7 @@ export class PasswordResets {
     const user = await this.users.findByEmail(email);
     // A disabled account gets no link, as Keycloak does: its owner is answered as anyone else.
     // Not awaited: an address with an account is answered as fast as one without.
-    if (user && user.disabled_at === null) this.mailLink(user).catch((error: unknown) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'));
+    if (user && user.disabled_at === null) this.options.background.start(this.mailLink(user), (error) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'));
   }
 
   private async mailLink(user: { id: string; email: string; full_name: string }): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { BackgroundWork } from '../operations/background-work';
 import { escapeHtml, greeting, type Mail, type Mailer } from './mailer';
 
 /** What changed in how someone signs in, and what to do if they did not change it. */
@@ -23,7 +24,7 @@ export type Notify = (person: NoticeTo, notice: Notice) => void;
  * Only to an address its owner proved (as Keycloak's mail events do): anyone may register with
  * someone else's address, and each change they made would then mail that person.
  */
-export const noticeSender = (mailer: Mailer, log: FastifyBaseLogger): Notify => (person, notice) => {
+export const noticeSender = (mailer: Mailer, log: FastifyBaseLogger, background: BackgroundWork): Notify => (person, notice) => {
   if (person.email_verified !== 1) return;
-  mailer.send(securityNoticeMail(person.email, person.full_name, notice)).catch((error: unknown) => log.error({ err: error, userId: person.id, subject: notice.subject }, 'a security notice could not be sent'));
+  background.start(mailer.send(securityNoticeMail(person.email, person.full_name, notice)), (error) => log.error({ err: error, userId: person.id, subject: notice.subject }, 'a security notice could not be sent'));
 };

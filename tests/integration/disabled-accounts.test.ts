@@ -91,7 +91,7 @@ describe('disabled accounts', () => {
     const racing = Object.create(sessions, {
       start: { value: async (...args: Parameters<UserSessionsService['start']>) => (await usersAdmin.setDisabled(userId, true, administrator), sessions.start(...args)) },
     }) as UserSessionsService;
-    const accounts = new AccountsService(new UsersRepository(f.t.db), racing, new ServiceSessionsRepository(f.t.db), throttle, authenticatorApps, { registration: 'open', log: f.t.app.log, notify, audit }, clock);
+    const accounts = new AccountsService(new UsersRepository(f.t.db), racing, new ServiceSessionsRepository(f.t.db), throttle, authenticatorApps, { registration: 'open', log: f.t.app.log, notify, audit, background: f.t.app.services.background }, clock);
     await expect(accounts.login(f.user.email, f.user.password, undefined, { userAgent: undefined, ip: undefined })).rejects.toThrow('This account is disabled');
     const live = await f.t.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     expect(live).toEqual([]);

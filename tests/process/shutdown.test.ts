@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { startSmtpSink } from '../support/smtp-sink';
 
 const dataDirs: string[] = [];
 let server: ServerProcess | undefined;
@@ -15,10 +16,10 @@ afterEach(async () => {
 });
 afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-async function start(): Promise<ServerProcess> {
+async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-shutdown-'));
   dataDirs.push(dataDir);
-  server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: dataDir });
+  server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: dataDir, ...env });
   return server;
 }
 
@@ -87,4 +88,19 @@ it('drains and stops cleanly on SIGHUP, as on SIGTERM', async () => {
   const running = await start();
   // Killed by the signal, the process would have no exit code (null).
   expect(await exitWithin(running.stop('SIGHUP'), 12_000)).toBe(0);
+});
+
+it('sends the mails of requests already answered before it stops: a reset link asked for just before', async () => {
+  // A relay that greets only after the drain: nothing of the mail has left when closing begins.
+  const relay = await startSmtpSink({ greetAfterMs: 2_500 });
+  try {
+    const running = await start({ SMTP_URL: relay.url });
+    const post = (url: string, body: unknown) => fetch(`${running.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/api/v1/register', { full_name: 'Ada Lovelace', email: 'ada@example.com', password: 'Analytical1' })).status).toBe(200);
+    expect((await post('/api/v1/auth/password-reset', { email: 'ada@example.com' })).status).toBe(200);
+    expect(await exitWithin(running.stop('SIGTERM'), 12_000)).toBe(0);
+    expect(relay.subjectsTo('ada@example.com')).toHaveLength(1);
+  } finally {
+    await relay.close();
+  }
 });

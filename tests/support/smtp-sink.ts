@@ -14,14 +14,18 @@ export type SmtpSink = {
 
 /**
  * A real SMTP server, without STARTTLS, that keeps what it receives: on loopback unless `host`
- * names another of this machine's addresses; `acceptAfterMs` makes it a slow relay.
+ * names another of this machine's addresses; `acceptAfterMs` makes it a slow relay, and
+ * `greetAfterMs` one slow to greet (nothing of a mail has arrived until then).
  */
-export async function startSmtpSink(options: { acceptAfterMs?: number; host?: string } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: { acceptAfterMs?: number; greetAfterMs?: number; host?: string } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      setTimeout(callback, options.greetAfterMs ?? 0);
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
