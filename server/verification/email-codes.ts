@@ -117,8 +117,23 @@ export class EmailCodes {
     await this.db.updateTable('email_otps').set({ created_at: previousAt }).where('user_id', '=', userId).where('created_at', '=', claimedAt).execute();
   }
 
-  /** Checks a code; the right one marks the email verified and is used up. */
+  /**
+   * Checks a code; the right one marks the email verified and is used up. An email verified
+   * meanwhile (in another tab, or by the other half of a double submit) is answered as verified,
+   * not with the code's refusal: the page then moves on instead of offering a new code it refuses.
+   */
   async confirm(userId: string, code: string): Promise<void> {
+    const verified = async () => (await this.users.findById(userId))?.email_verified === 1;
+    if (await verified()) return;
+    try {
+      await this.check(userId, code);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 400 && (await verified())) return;
+      throw error;
+    }
+  }
+
+  private async check(userId: string, code: string): Promise<void> {
     const now = this.clock();
     // Told first: asking for a new code would not help.
     await this.throttle.check([wrongKey(userId)]).catch(rethrowAs(AppError.codeGuessesUsedUp));

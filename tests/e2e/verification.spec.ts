@@ -201,3 +201,22 @@ test('a file that is no image is refused; the camera captures a PNG named avatar
     await denied.close();
   }
 });
+
+test('an email verified meanwhile in another tab: asking this one for a new code moves the flow on', async ({ page }) => {
+  const person = newPerson('two-tabs');
+  await register(person, server.url);
+  await page.goto(`${server.url}/auth/login`);
+  await signIn(page, person);
+  await page.getByRole('link', { name: 'Start Verification' }).click();
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Enter the code' })).toBeVisible();
+  await expect.poll(() => smtp.mails.some((mail) => mail.to.includes(person.email))).toBe(true);
+  // The other tab (another sign-in of the account) types the code.
+  const { access } = await login({ ...person, name: '' }, server.url);
+  const code = codeIn(smtp.mails.filter((mail) => mail.to.includes(person.email)).at(-1)!.raw);
+  const confirmed = await fetch(`${server.url}/api/v1/auth/email/otp`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` }, body: JSON.stringify({ otp: code }) });
+  expect(confirmed.status).toBe(200);
+  await page.getByRole('button', { name: 'Send a new code' }).click();
+  await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
+});

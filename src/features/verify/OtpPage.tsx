@@ -35,7 +35,13 @@ export function OtpPage() {
 
   const resend = () =>
     action.run(async () => {
-      await callApi(session.connection, 'POST', '/api/v1/auth/email', verificationStatusSchema);
+      try {
+        await callApi(session.connection, 'POST', '/api/v1/auth/email', verificationStatusSchema);
+      } catch (error) {
+        // Verified meanwhile, in another tab: the profile says so, and the flow moves on.
+        if (error instanceof ApiError && error.status === 409) await session.authenticate();
+        throw error;
+      }
       action.setOutcome({ kind: 'info', message: 'A new code is on its way.' });
     });
 
