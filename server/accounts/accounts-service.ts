@@ -6,6 +6,7 @@ import type { VerificationStatus } from '../../contract/verification';
 import type { AuditLog } from '../audit/audit-log';
 import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
+import { twoStepNotice } from '../mail/two-step-mail';
 import { PASSWORD_NOTICES, type PasswordChange } from '../mail/password-changed-mail';
 import type { Notify } from '../mail/security-notice';
 import type { BackgroundWork } from '../operations/background-work';
@@ -188,7 +189,9 @@ export class AccountsService {
       throw AppError.authenticatorCodeRequired();
     }
     if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
-      await this.throttle.recordFailure([secondStepThrottle(user.id)]);
+      const [refusedToday] = await this.throttle.recordFailure([secondStepThrottle(user.id)]);
+      // Whoever gave it had the password: the owner hears of the first such sign-in of the day.
+      if (refusedToday === 1) this.options.notify(user, twoStepNotice('code-refused'));
       await refused('wrong-code');
       throw CODE_REFUSALS[secondStep]();
     }

@@ -1,6 +1,6 @@
 import type { Notice } from './security-notice';
 
-export type TwoStepChange = 'turned-on' | 'turned-off' | 'turned-off-by-administrator' | 'recovery-codes-renewed' | 'recovery-code-used';
+export type TwoStepChange = 'turned-on' | 'turned-off' | 'turned-off-by-administrator' | 'recovery-codes-renewed' | 'recovery-code-used' | 'code-refused';
 
 const SENTENCES: Record<TwoStepChange, Notice> = {
   'turned-on': {
@@ -22,6 +22,11 @@ const SENTENCES: Record<TwoStepChange, Notice> = {
     subject: 'New recovery codes for your Home Guard account',
     what: 'New recovery codes were made for your Home Guard account. The old ones no longer work.',
     ifNotYou: 'If this was not you, someone knows your password and can sign in without your phone: change your password at once and make new recovery codes under Personal Info.',
+  },
+  'code-refused': {
+    subject: 'A sign-in to Home Guard was stopped at the second step',
+    what: 'Someone signed in to your Home Guard account with your password, but the code they gave was wrong or already used, so they were not let in.',
+    ifNotYou: 'If this was not you, someone knows your password: change it at once under Personal Info. If it was you, there is nothing to do.',
   },
   'recovery-code-used': {
     subject: 'A recovery code was used to sign in to Home Guard',

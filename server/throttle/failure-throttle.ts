@@ -85,10 +85,12 @@ export class FailureThrottle {
     }
   }
 
-  /** Adds one failure to each key, starting a new window where the old one has ended. */
-  async recordFailure(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
+  /** Adds one failure to each key, starting a new window where the old one has ended; answers each key's failures in its window. */
+  async recordFailure(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<number[]> {
     const now = this.clock();
-    for (const [key, rule] of entries) await this.add(key, rule, now);
+    const failures: number[] = [];
+    for (const [key, rule] of entries) failures.push((await this.add(key, rule, now)).failures);
+    return failures;
   }
 
   /** One atomic upsert, so concurrent failures on several replicas all count; answers the window. */

@@ -250,6 +250,30 @@ describe('two-step sign-in', () => {
     expect((await offEvents()).sort()).toEqual([admin.id, user.id].sort());
   });
 
+  it('tells the owner of the first sign-in of the day with the right password and a refused code: the password is known', async () => {
+    const smtp = await startSmtpSink();
+    await t.close();
+    t = await startTestApp({ SMTP_URL: smtp.url });
+    try {
+      const user = await registerAndLogin(t.app);
+      await proveEmail(t.db, user.id);
+      const secret = await turnOn(user);
+      const subjects = () => smtp.subjectsTo(user.email);
+      await expect.poll(subjects).toEqual(['Two-step sign-in is on for your Home Guard account']);
+      expect((await login(user.email, 'Wrong-password1', codeFor(secret, 1000))).status).toBe(401);
+      expect((await login(user.email, user.password, codeFor(secret, 1001))).status).toBe(401);
+      expect((await login(user.email, user.password, codeFor(secret, 1002))).status).toBe(401);
+      await expect.poll(subjects).toContain('A sign-in to Home Guard was stopped at the second step');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(subjects(), 'once a day, and not for a wrong password').toHaveLength(2);
+      t.advance(24 * 3_600_000 + 1);
+      expect((await login(user.email, user.password, codeFor(secret, 1003))).status).toBe(401);
+      await expect.poll(() => subjects().length).toBe(3);
+    } finally {
+      await smtp.close();
+    }
+  });
+
   it('mails the person whenever it is turned on or off, saying who turned it off', async () => {
     const smtp = await startSmtpSink();
     await t.close();
