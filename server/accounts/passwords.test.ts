@@ -1,3 +1,4 @@
+import { hash } from '@node-rs/argon2';
 import { expect, it } from 'vitest';
 import { hashesRunning, hashingSlots, hashPassword, verifyPassword } from './passwords';
 
@@ -11,4 +12,16 @@ it('runs no more hashes at once than there are cores, and finishes them all', as
   expect(most).toBeLessThanOrEqual(hashingSlots());
   expect(results.filter(Boolean)).toHaveLength(Math.floor((hashingSlots() * 3) / 2));
   expect(hashesRunning()).toBe(0);
+});
+
+it('takes a password in any Unicode form: é as one character or as e and an accent is the same password', async () => {
+  const composed = 'Caf\u00e9-au-lait1';
+  const decomposed = 'Cafe\u0301-au-lait1';
+  expect(await verifyPassword(await hashPassword(decomposed), composed)).toBe(true);
+  expect(await verifyPassword(await hashPassword(composed), decomposed)).toBe(true);
+  expect(await verifyPassword(await hashPassword(composed), 'Cafe-au-lait1')).toBe(false);
+  // Hashed as typed, before passwords were normalised: still signs in as typed.
+  const older = await hash(decomposed, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+  expect(await verifyPassword(older, decomposed)).toBe(true);
+  expect(await verifyPassword(undefined, decomposed), 'no account: never').toBe(false);
 });
