@@ -59,7 +59,8 @@ export type Services = Awaited<ReturnType<typeof createServices>>;
 /** Wires the capabilities together over one database; the only place that knows them all. */
 export async function createServices(config: Config, db: Database, log: FastifyBaseLogger, options: ServiceOptions = {}) {
   const clock = options.clock ?? Date.now;
-  const keys = new SigningKeys(db, clock);
+  // An ID token can come back as a sign-out's hint for as long as a sign-in lasts.
+  const keys = new SigningKeys(db, clock, Math.max(config.sessionMaxAge, config.refreshTokenTtl) * 1000);
   await keys.ensure();
   const accessTokens = new AccessTokens(keys, config.publicUrl, config.accessTokenTtl, clock);
   const userSessionsRepository = new UserSessionsRepository(db);

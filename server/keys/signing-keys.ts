@@ -32,12 +32,20 @@ export const PUBLISH_AHEAD_MS = RELOAD_AFTER_MS + JWKS_MAX_AGE_SECONDS * 1000;
 export class SigningKeys {
   private candidates = new Map<string, SigningCandidate>();
   private publicKeys = new Map<string, CryptoKey>();
+  /** Keys no longer published whose ID tokens may still come back as id_token_hint (see hintKey). */
+  private hintKeys = new Map<string, CryptoKey>();
   private jwks: JWK[] = [];
   private loadedAt = 0;
 
+  /**
+   * `hintsKeptMs`: how long after a key is no longer published the ID tokens it signed are still
+   * read as id_token_hint. A service sends the ID token of its sign-in when signing out, however
+   * old; a rotation must not turn that sign-out into a question.
+   */
   constructor(
     private readonly db: Database,
     private readonly clock: () => number,
+    private readonly hintsKeptMs = 0,
   ) {}
 
   /** Creates a key for each algorithm that has none in use, then loads them. */
@@ -102,6 +110,11 @@ export class SigningKeys {
     return this.publicKeys.get(kid);
   }
 
+  /** The public key for an id_token_hint's `kid`: a published key, or one unpublished within `hintsKeptMs`. */
+  async hintKey(kid: string): Promise<CryptoKey | undefined> {
+    return (await this.verificationKey(kid)) ?? this.hintKeys.get(kid);
+  }
+
   /** Public JWKs of every key still published, as of the last load (at most a minute ago). */
   async publishedJwks(): Promise<JWK[]> {
     if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
@@ -128,12 +141,13 @@ export class SigningKeys {
     return this.db.selectFrom('signing_keys').select('kid').where('alg', '=', alg).where('retired_at', 'is', null).executeTakeFirst();
   }
 
+  /** The keys still published, and those unpublished within `hintsKeptMs`. */
   private publishedRows() {
     const now = this.clock();
     return this.db
       .selectFrom('signing_keys')
       .selectAll()
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now - this.hintsKeptMs)]))
       .orderBy('created_at', 'desc')
       .execute();
   }
@@ -141,7 +155,13 @@ export class SigningKeys {
   private async load(): Promise<void> {
     const now = this.clock();
     this.loadedAt = now;
-    const rows = await this.publishedRows();
+    const all = await this.publishedRows();
+    const rows = all.filter((row) => row.expires_at === null || row.expires_at > now);
+    const hintKeys = new Map<string, CryptoKey>();
+    for (const row of all) {
+      if (!rows.includes(row)) hintKeys.set(row.kid, this.hintKeys.get(row.kid) ?? this.publicKeys.get(row.kid) ?? ((await importJWK(JSON.parse(row.public_jwk) as JWK, row.alg)) as CryptoKey));
+    }
+    this.hintKeys = hintKeys;
     const publicKeys = new Map<string, CryptoKey>();
     const candidates = new Map<string, SigningCandidate>();
     for (const row of rows) {

@@ -14,7 +14,7 @@ export class IdTokenHints {
       const { payload } = await jwtVerify(
         hint,
         async (header: JWTHeaderParameters) => {
-          const key = header.kid ? await this.keys.verificationKey(header.kid) : undefined;
+          const key = header.kid ? await this.keys.hintKey(header.kid) : undefined;
           if (!key) throw new joseErrors.JWKSNoMatchingKey();
           return key;
         },

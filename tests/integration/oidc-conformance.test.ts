@@ -1,5 +1,7 @@
+import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PUBLISH_AHEAD_MS } from '../../server/keys/signing-keys';
 import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
@@ -221,6 +223,21 @@ describe('a repeated token request parameter is refused (RFC 6749 §3.2)', () =>
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'The code parameter is repeated' });
     expect((await exchange(issued, { redirect_uri: CALLBACK })).status).toBe(200);
+  });
+});
+
+describe('an ID token signed by a key rotated out since (RP-Initiated Logout §2)', () => {
+  it('still names whom to sign out while its session is open, and ends that session', async () => {
+    const endSession = (idToken: string) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: idToken, post_logout_redirect_uri: CALLBACK, state: 's' });
+    const { tokens } = await f.signInToService(await f.relyingParty(service));
+    // Rotated, and the old key's published time over: no longer in the JWKS.
+    const keys = f.t.app.services.keys;
+    await keys.rotate('RS256', 60);
+    f.t.advance(PUBLISH_AHEAD_MS + 61_000 + 61_000);
+    const published = (await oidcJson(f.issuer, 'GET', '/.well-known/jwks.json')).body.keys as Array<{ kid: string }>;
+    expect(published.map((key) => key.kid)).not.toContain(decodeProtectedHeader(tokens.id_token!).kid);
+    expect((await endSession(tokens.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: tokens.claims()!.sub });
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/oauth/userinfo', undefined, tokens.access_token)).status, 'the service session ended').toBe(401);
   });
 });
 
