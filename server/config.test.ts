@@ -57,6 +57,9 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'ftp://id.example.com'],
     ['DATABASE_URL', 'mysql://x'],
     ['ACCESS_TOKEN_TTL', '-5'],
+    ['ACCESS_TOKEN_TTL', '900000'], // milliseconds by mistake: ten days
+    ['REFRESH_TOKEN_TTL', '2592000000'],
+    ['SESSION_MAX_AGE', '34560001'],
     ['AUDIT_LOG_DAYS', '0'],
     ['AUDIT_LOG_DAYS', '1.5'],
     ['AUDIT_LOG_DAYS', '3651'],

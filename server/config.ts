@@ -5,8 +5,11 @@ import { z } from 'zod';
 
 const DAY = 24 * 60 * 60;
 
-const seconds = (fallback: number) =>
-  z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').positive('must be positive').default(fallback);
+/** A lifetime in seconds, up to `max`: a value given in milliseconds by mistake is refused, not read as weeks. */
+const seconds = (fallback: number, max: number, maxInWords: string) => {
+  const message = `must be a whole number of seconds from 1 to ${max} (${maxInWords})`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
+};
 
 const days = (fallback: number, max: number) => {
   const message = `must be a whole number of days from 1 to ${max}`;
@@ -109,9 +112,9 @@ const envSchema = (defaultStaticDir: string | undefined) =>
       .string()
       .regex(/^(?:[^<>@\u0000-\u001F\u007F]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, alone or as Name <address>')
       .default('Home Guard <no-reply@localhost>'),
-    ACCESS_TOKEN_TTL: seconds(900),
-    REFRESH_TOKEN_TTL: seconds(30 * DAY),
-    SESSION_MAX_AGE: seconds(30 * DAY),
+    ACCESS_TOKEN_TTL: seconds(900, DAY, 'a day'),
+    REFRESH_TOKEN_TTL: seconds(30 * DAY, 400 * DAY, '400 days'),
+    SESSION_MAX_AGE: seconds(30 * DAY, 400 * DAY, '400 days'),
     AUDIT_LOG_DAYS: days(90, 3650),
     REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
