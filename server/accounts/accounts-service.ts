@@ -237,7 +237,7 @@ export class AccountsService {
   async completeVerification(userId: string): Promise<VerificationStatus> {
     const status = await this.verificationStatus(userId);
     if (!status.email_verified || !status.avatar_verified) throw AppError.verificationIncomplete();
-    if (!status.verified) await this.users.markVerified(userId, this.clock());
+    if (!status.verified && !(await this.users.markVerified(userId, this.clock()))) throw AppError.verificationIncomplete();
     return { ...status, verified: true };
   }
 

@@ -110,8 +110,13 @@ export class UsersRepository {
     });
   }
 
-  async markVerified(id: string, now: number): Promise<void> {
-    await this.db.updateTable('users').set({ verified: 1, updated_at: now }).where('id', '=', id).execute();
+  /**
+   * Marks the account verified if its email and picture still are, in the one statement: an email
+   * changed by an administrator since they were read must be proved again. Answers whether it did.
+   */
+  async markVerified(id: string, now: number): Promise<boolean> {
+    const marked = await this.db.updateTable('users').set({ verified: 1, updated_at: now }).where('id', '=', id).where('email_verified', '=', 1).where('avatar_verified', '=', 1).executeTakeFirst();
+    return marked.numUpdatedRows === 1n;
   }
 }
 

@@ -158,7 +158,10 @@ export class EmailCodes {
     }
     await guess.forgive();
     await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('email_otps').where('user_id', '=', userId).execute();
+      // This code's row, used up. Gone already, the email changed since the code was mailed (a
+      // change deletes the codes of the old address): the new one is not proved by it.
+      const used = await tx.deleteFrom('email_otps').where('user_id', '=', userId).where('created_at', '=', row.created_at).executeTakeFirst();
+      if (used.numDeletedRows !== 1n) throw AppError.codeExpired();
       await tx.updateTable('users').set({ email_verified: 1, updated_at: now }).where('id', '=', userId).execute();
     });
   }

@@ -2,6 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AccountsService } from '../../server/accounts/accounts-service';
+import { UsersRepository } from '../../server/accounts/users-repository';
+import { createMailer } from '../../server/mail/mailer';
+import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
+import { FailureThrottle } from '../../server/throttle/failure-throttle';
+import { EmailCodes } from '../../server/verification/email-codes';
 import { jpegWithGps, pngClaiming, pngOf } from '../support/images';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -184,6 +190,32 @@ describe('profile picture', () => {
   });
 });
 
+describe('an email changed while its code is judged', () => {
+  it('is not proved by the code mailed to the old address', async () => {
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const code = codeIn(mailTo(user.email).raw);
+    const { db, clock } = t.app.services;
+    // An administrator changes the email (which deletes the old address's code) just as the code is found right.
+    class RacingThrottle extends FailureThrottle {
+      override async count(entries: Parameters<FailureThrottle['count']>[0]) {
+        const attempt = await super.count(entries);
+        const forgive = attempt.forgive.bind(attempt);
+        attempt.forgive = async () => {
+          await forgive();
+          await db.updateTable('users').set({ email: 'changed@example.com', email_verified: 0, verified: 0 }).where('id', '=', user.id).execute();
+          await db.deleteFrom('email_otps').where('user_id', '=', user.id).execute();
+        };
+        return attempt;
+      }
+    }
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'Home Guard <guard@example.com>', dataDir: t.database.dataDir });
+    const codes = new EmailCodes(db, new UsersRepository(db), new RacingThrottle(db, clock), mailer, t.app.log, clock);
+    await expect(codes.confirm(user.id, code)).rejects.toThrow('The code has expired or was never sent');
+    expect((await profile(user.access)).email_verified).toBe(false);
+  });
+});
+
 describe('completing verification', () => {
   it('answers 409 until both steps are done, changing nothing; then verifies', async () => {
     const user = await registerAndLogin(t.app);
@@ -198,5 +230,49 @@ describe('completing verification', () => {
     const done = await call(t.app, 'POST', '/api/v1/auth/verify', { token: user.access });
     expect(done.status).toBe(200);
     expect(await profile(user.access)).toMatchObject({ email_verified: true, avatar_verified: true, verified: true });
+  });
+});
+
+describe('an email changed while its code is judged', () => {
+  it('is not proved by the code mailed to the old address', async () => {
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const code = codeIn(mailTo(user.email).raw);
+    const { db, clock } = t.app.services;
+    // An administrator changes the email (which deletes the old address's code) just as the code is found right.
+    class RacingThrottle extends FailureThrottle {
+      override async count(entries: Parameters<FailureThrottle['count']>[0]) {
+        const attempt = await super.count(entries);
+        const forgive = attempt.forgive.bind(attempt);
+        attempt.forgive = async () => {
+          await forgive();
+          await db.updateTable('users').set({ email: 'changed@example.com', email_verified: 0, verified: 0 }).where('id', '=', user.id).execute();
+          await db.deleteFrom('email_otps').where('user_id', '=', user.id).execute();
+        };
+        return attempt;
+      }
+    }
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'Home Guard <guard@example.com>', dataDir: t.database.dataDir });
+    const codes = new EmailCodes(db, new UsersRepository(db), new RacingThrottle(db, clock), mailer, t.app.log, clock);
+    await expect(codes.confirm(user.id, code)).rejects.toThrow('The code has expired or was never sent');
+    expect((await profile(user.access)).email_verified).toBe(false);
+  });
+});
+
+describe('completing verification', () => {
+  it('does not mark the account verified when its email was changed between the check and the write', async () => {
+    const user = await registerAndLogin(t.app);
+    await t.db.updateTable('users').set({ email_verified: 1, avatar_verified: 1 }).where('id', '=', user.id).execute();
+    const { db, sessions, throttle, notify, authenticatorApps, audit, background, clock } = t.app.services;
+    // An administrator changes the email (to be proved again) just as the account completes its verification.
+    class RacingUsers extends UsersRepository {
+      override async markVerified(id: string, now: number) {
+        await db.updateTable('users').set({ email: 'changed@example.com', email_verified: 0 }).where('id', '=', id).execute();
+        return super.markVerified(id, now);
+      }
+    }
+    const accounts = new AccountsService(new RacingUsers(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit, background }, clock);
+    await expect(accounts.completeVerification(user.id)).rejects.toThrow('Verify your email and profile picture first');
+    expect(await db.selectFrom('users').select(['verified', 'email_verified']).where('id', '=', user.id).executeTakeFirstOrThrow()).toEqual({ verified: 0, email_verified: 0 });
   });
 });
