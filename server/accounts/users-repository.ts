@@ -54,6 +54,19 @@ export class UsersRepository {
     return firstRow(await userByEmail(this.db, { email: normaliseEmail(email) }));
   }
 
+  /** The addresses the account with this email signed in from in its latest 50 sign-ins. */
+  async recentSignInAddresses(email: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('user_sessions')
+      .innerJoin('users', 'users.id', 'user_sessions.user_id')
+      .select('user_sessions.ip_address')
+      .where('users.email', '=', normaliseEmail(email))
+      .orderBy('user_sessions.issued_at', 'desc')
+      .limit(50)
+      .execute();
+    return rows.flatMap((row) => (row.ip_address === null ? [] : [row.ip_address]));
+  }
+
   async adminExists(): Promise<boolean> {
     const row = await this.db.selectFrom('users').select('id').where('is_admin', '=', 1).limit(1).executeTakeFirst();
     return row !== undefined;

@@ -157,6 +157,23 @@ describe('sign-in', () => {
     expect(later.status).toBe(200);
   });
 
+  it('keeps no one out of their account from where they signed in lately, however many fail elsewhere (ASVS 2.2.1)', async () => {
+    const user = await registerAndLogin(t.app); // signed in from 127.0.0.1
+    const from = (remoteAddress: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password }, remoteAddress });
+    // Someone elsewhere, on several addresses, keeps failing: five a minute for the account in all.
+    const elsewhere = ['203.0.113.7', '203.0.113.8', '2001:db8:1:2::9'];
+    const failures = [];
+    for (let i = 0; i < 8; i++) failures.push((await from(elsewhere[i % 3]!, `Wrong-${i}`)).status);
+    expect(failures).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect((await from('198.51.100.1', user.password)).status, 'a new address, even with the password').toBe(429);
+    // The owner, where they signed in before: let in, also with a mistake first.
+    expect((await from('127.0.0.1', 'Wrong-mine')).status).toBe(401);
+    expect((await from('127.0.0.1', user.password)).status).toBe(200);
+    // And a guesser there is held to five a minute as well.
+    for (let i = 0; i < 5; i++) expect((await from('127.0.0.1', `Wrong-here-${i}`)).status).toBe(401);
+    expect((await from('127.0.0.1', user.password)).status).toBe(429);
+  });
+
   it("clears an account's failures when it signs in", async () => {
     const user = await registerAndLogin(t.app);
     const attempt = (password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } });
