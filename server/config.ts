@@ -112,7 +112,7 @@ const envSchema = (defaultStaticDir: string | undefined) =>
       .string()
       .regex(/^(?:[^<>@\u0000-\u001F\u007F]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, alone or as Name <address>')
       .default('Home Guard <no-reply@localhost>'),
-    ACCESS_TOKEN_TTL: seconds(900, DAY, 'a day'),
+    ACCESS_TOKEN_TTL: seconds(900, 7 * DAY, 'a week'),
     REFRESH_TOKEN_TTL: seconds(30 * DAY, 400 * DAY, '400 days'),
     SESSION_MAX_AGE: seconds(30 * DAY, 400 * DAY, '400 days'),
     AUDIT_LOG_DAYS: days(90, 3650),

@@ -47,6 +47,9 @@ export const accountThrottle = (email: string): [string, ThrottleRule] => [`logi
 export const SECOND_STEP_THROTTLE: ThrottleRule = { limit: 20, windowSeconds: 24 * 60 * 60 };
 export const secondStepThrottle = (userId: string): [string, ThrottleRule] => [`two-step:refused:${userId}`, SECOND_STEP_THROTTLE];
 
+/** Wrong passwords for one account from an address block it signed in from lately (see signInThrottle). */
+const fromKnownBlock = (email: string, block: string) => `${accountThrottle(email)[0]}:from:${block}`;
+
 /** A second step that was given but refused: it counts as a wrong password. */
 const CODE_REFUSALS = {
   wrong: () => AppError.authenticatorCodeWrong(),
@@ -162,8 +165,18 @@ export class AccountsService {
    * minute in all. Unknown emails have no such blocks, so the two are refused alike.
    */
   private async signInThrottle(email: string, block: string): Promise<[string, ThrottleRule]> {
-    const known = block !== addressBlock(undefined) && (await this.users.recentSignInAddresses(email)).some((ip) => addressBlock(ip) === block);
-    return known ? [`login:account:${normaliseEmail(email)}:from:${block}`, LOGIN_THROTTLE.account] : accountThrottle(email);
+    const known = block !== addressBlock(undefined) && (await this.knownBlocks(email)).has(block);
+    return known ? [fromKnownBlock(email, block), LOGIN_THROTTLE.account] : accountThrottle(email);
+  }
+
+  private async knownBlocks(email: string): Promise<Set<string>> {
+    return new Set((await this.users.recentSignInAddresses(email)).map(addressBlock));
+  }
+
+  /** Forgets the account's failed sign-ins, wherever they were counted (a password reset by mail). */
+  async forgetFailedSignIns(email: string): Promise<void> {
+    await this.throttle.reset(accountThrottle(email)[0]);
+    for (const block of await this.knownBlocks(email)) await this.throttle.reset(fromKnownBlock(email, block));
   }
 
   /** The sign-in itself, its attempt counted: taken back unless a password or code was wrong. */

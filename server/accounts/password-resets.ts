@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/mailer';
 import { hashToken, newOpaqueToken } from '../sessions/tokens';
 import { addressBlock } from '../throttle/address-block';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
-import { accountThrottle, type AccountsService } from './accounts-service';
+import type { AccountsService } from './accounts-service';
 import { normaliseEmail, type UsersRepository } from './users-repository';
 
 export const RESET_LINK_MINUTES = 30;
@@ -69,7 +69,7 @@ export class PasswordResets {
     if (user.disabled_at !== null) throw AppError.accountDisabled();
     await this.accounts.setPassword(user.id, password, 'reset-by-link');
     // Whoever holds the mailbox may sign in again at once, even after failed guesses.
-    await this.throttle.reset(accountThrottle(user.email)[0]);
+    await this.accounts.forgetFailedSignIns(user.email);
     return user.id;
   }
 }
