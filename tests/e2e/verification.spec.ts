@@ -220,3 +220,20 @@ test('an email verified meanwhile in another tab: asking this one for a new code
   await page.getByRole('button', { name: 'Send a new code' }).click();
   await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
 });
+
+test('someone held by verification (a mistyped email, say) can switch account or sign out from its pages', async ({ page }) => {
+  const person = newPerson('held');
+  await register(person, server.url);
+  await page.goto(`${server.url}/auth/login`);
+  await signIn(page, person);
+  await expect(page.getByRole('link', { name: 'Start Verification' })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${person.email}.`)).toBeVisible();
+  await page.getByRole('button', { name: 'Switch account' }).click();
+  await expect(page.getByRole('list', { name: 'Saved accounts' })).toBeVisible();
+  await page.getByRole('list', { name: 'Saved accounts' }).getByText(person.email).click();
+  await page.getByRole('link', { name: 'Start Verification' }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
+  await checkScreen(page, 'verify-email-exit');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+});

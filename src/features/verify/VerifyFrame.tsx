@@ -2,6 +2,7 @@ import { Group, Progress, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { CenteredCard } from '../../ui/CenteredCard';
 import { progressOf, stepIndex, VERIFY_STEPS, type VerifyStep } from './verify-steps';
+import { VerifyExit } from './VerifyExit';
 
 /** The card every verification step sits in, with the progress bar over the three steps. */
 export function VerifyFrame({ step, title, subtitle, children }: { step: VerifyStep; title: string; subtitle: string; children: ReactNode }) {
@@ -27,6 +28,7 @@ export function VerifyFrame({ step, title, subtitle, children }: { step: VerifyS
         </Text>
       </Stack>
       {children}
+      <VerifyExit />
     </CenteredCard>
   );
 }

@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { ButtonLink } from '../../ui/links';
 import { AuthCard } from '../auth/AuthCard';
+import { VerifyExit } from './VerifyExit';
 
 /** /verify: the welcome page of the verification flow. */
 export function VerifyWelcomePage() {
@@ -12,6 +13,7 @@ export function VerifyWelcomePage() {
       <ButtonLink to="/verify/email" size="md" fullWidth>
         Start Verification
       </ButtonLink>
+      <VerifyExit />
     </AuthCard>
   );
 }
