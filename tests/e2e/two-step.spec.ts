@@ -189,3 +189,17 @@ test('a person who lost their phone signs in with a recovery code, then makes ne
   await expect(card.getByRole('status')).toHaveText('New recovery codes are ready. The old ones no longer work.');
   await expect(card).toContainText('You have 10 recovery codes left, in case you lose your phone.');
 });
+
+test('the code field goes when the email is changed: another account may sign in without one', async ({ page }) => {
+  const withCode = await verifiedPerson('asks-code');
+  await turnOnTwoStep(withCode, (secret) => appCode(secret));
+  const without = await verifiedPerson('no-code');
+  await page.goto('/auth/login');
+  await signIn(page, withCode);
+  await expect(page.getByLabel('Authentication code')).toBeVisible();
+  await page.getByLabel('Email').fill(without.email);
+  await expect(page.getByLabel('Authentication code')).toHaveCount(0);
+  await page.getByLabel('Password', { exact: true }).fill(without.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${without.name}` })).toBeVisible();
+});

@@ -77,6 +77,13 @@ export function SignInPage({ search }: { search: FromSearch }) {
             placeholder="you@example.com"
             autoComplete="username"
             error={fields.email.errors?.[0]}
+            // Another account may have no two-step sign-in: its code field goes until the server asks again.
+            onInput={() => {
+              if (!askCode) return;
+              setAskCode(false);
+              setRecoveryCode(false);
+              setCodeError(undefined);
+            }}
           />
           <PasswordInput
             {...getInputProps(fields.password, { type: 'password' })}
