@@ -52,7 +52,9 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
   if (turnedOn) return <RecoveryCodesDialog codes={turnedOn.recovery_codes} onDone={() => onDone(turnedOn)} />;
 
   return (
-    <Modal opened onClose={onClose} title="Turn on two-step sign-in" centered size="md">
+    // Once the secret is shown, a tap beside the dialog must not throw it away: the app may hold it
+    // already, and reopening makes a new one whose codes that entry cannot give. Cancel or Escape still close.
+    <Modal opened onClose={onClose} title="Turn on two-step sign-in" centered size="md" closeOnClickOutside={!setup}>
       <Stack gap="md">
         <OutcomeAlert outcome={preparing.outcome} />
         {preparing.outcome && (
