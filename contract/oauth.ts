@@ -10,7 +10,8 @@ export const authorizationParamsSchema = z.object({
   response_type: param(100),
   response_mode: param(100),
   scope: param(1000),
-  state: param(2000),
+  // Long enough for a relying party that keeps the page to return to in it (oauth2-proxy: nonce:URL).
+  state: param(8000),
   nonce: param(500),
   code_challenge: param(200),
   code_challenge_method: param(20),
@@ -80,7 +81,7 @@ export const codeResponseSchema = z.object({ code: z.string(), redirect_to: z.st
 export const endSessionRequestSchema = z.object({
   id_token_hint: z.string().max(8000).optional(),
   post_logout_redirect_uri: z.string().max(2000).optional(),
-  state: z.string().max(2000).optional(),
+  state: z.string().max(8000).optional(),
   client_id: z.string().max(200).optional(),
 });
 export const END_SESSION_PARAMS = Object.keys(endSessionRequestSchema.shape) as Array<keyof z.infer<typeof endSessionRequestSchema>>;

@@ -226,6 +226,20 @@ describe('a repeated token request parameter is refused (RFC 6749 §3.2)', () =>
   });
 });
 
+describe('a long state (oauth2-proxy keeps the page to return to in it)', () => {
+  it('goes back to the service as sent, up to 8000 characters', async () => {
+    const state = `nonce:https://grafana.home.lan/explore?left=${'x'.repeat(7000)}`;
+    const config = await f.relyingParty(service);
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    expect((await oidcJson(f.issuer, 'GET', `/api/v1/oauth/authorize${url.search}`)).status).toBe(200);
+    const callback = await f.allow(url);
+    expect(callback.searchParams.get('state')).toBe(state);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    expect(tokens.access_token).toBeTruthy();
+  });
+});
+
 describe('an ID token signed by a key rotated out since (RP-Initiated Logout §2)', () => {
   it('still names whom to sign out while its session is open, and ends that session', async () => {
     const endSession = (idToken: string) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: idToken, post_logout_redirect_uri: CALLBACK, state: 's' });

@@ -14,11 +14,14 @@ export function checkScope(service: ApiServiceRow, scope: string | undefined): s
   return requested;
 }
 
-/** A refresh may keep or narrow the granted scopes, never widen them. */
+/**
+ * A refresh may keep or narrow the granted scopes, never widen them. openid stays: a token
+ * without it would be one userinfo must refuse (OIDC Core §5.3), though the grant is OpenID's.
+ */
 export function checkScopeWithin(granted: string[], scope: string | undefined): string[] {
   if (!scope) return granted;
   const requested = [...new Set(scope.split(' ').filter(Boolean))];
   const extra = requested.filter((s) => !granted.includes(s));
   if (extra.length > 0) throw new OAuthError('invalid_scope', `Scope was not granted: ${extra.join(' ')}`);
-  return requested;
+  return granted.includes('openid') && !requested.includes('openid') ? ['openid', ...requested] : requested;
 }

@@ -116,6 +116,7 @@ describe('checkScope', () => {
   it('lets a refresh narrow but not widen', () => {
     expect(checkScopeWithin(['openid', 'email'], undefined)).toEqual(['openid', 'email']);
     expect(checkScopeWithin(['openid', 'email'], 'openid')).toEqual(['openid']);
+    expect(checkScopeWithin(['openid', 'email', 'profile'], 'email'), 'openid kept').toEqual(['openid', 'email']);
     expect(refusal(() => checkScopeWithin(['openid'], 'openid email'))).toBe('invalid_scope: Scope was not granted: email (400)');
   });
 });
