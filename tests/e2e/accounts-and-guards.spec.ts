@@ -117,9 +117,14 @@ test('on a narrow screen a tab strip stands in for the sidebar and keeps the cur
   const strip = page.getByRole('tablist');
   await expect(strip.getByRole('tab', { selected: true })).toHaveText('User Sessions');
   await expectInSight(strip.getByRole('tab', { name: 'User Sessions' }));
-  // The sidebar is off screen; a tab leads to its page as the sidebar's link would.
+  // The sidebar is off screen, and out of reach of the keyboard and screen readers; a tab leads to
+  // its page as the sidebar's link would.
   const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
-  await expect(sidebar).not.toBeInViewport();
+  await expect(sidebar).toHaveAttribute('inert', '');
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus')).toBeInViewport();
+  }
   await strip.getByRole('tab', { name: 'Personal Info' }).click();
   await expect(page).toHaveURL(/\/personal-info$/);
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();

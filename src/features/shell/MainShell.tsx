@@ -83,7 +83,8 @@ export function MainShell() {
           <AccountMenu />
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Main navigation">
+      {/* Narrow, the sidebar is only moved off screen: inert keeps its links out of the tab order and of screen readers. */}
+      <AppShell.Navbar p="sm" aria-label="Main navigation" inert={!wide}>
         <AppShell.Section grow component={ScrollArea}>
           <Stack gap="lg">
             {groups.map((group) => (
