@@ -363,3 +363,17 @@ test('a service that signs in in a popup gets the answer in the window that open
     await service.close();
   }
 });
+
+test('prompt=none whose code request gets no answer says so and goes on when asked, instead of a spinner for ever', async ({ page }) => {
+  const service = await createService({ name: 'Silent app' });
+  const person = await verifiedPerson('silent');
+  await signInToHome(page, person);
+  await page.context().route('**/api/v1/oauth/code', (route) => route.abort('internetdisconnected'));
+  await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'quiet', prompt: 'none' })}`);
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
+  await page.context().unroute('**/api/v1/oauth/code');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  // Never approved: back to the service with consent_required, as prompt=none asks.
+  await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
+  expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ error: 'consent_required', state: 'quiet' });
+});

@@ -159,6 +159,10 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
     // The account's profile did not load: whether it may go on (verified) is not known yet.
     return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={UNREACHABLE} onRetry={() => void session.reloadProfile()} />;
   }
+  // prompt=none shows no screen: a code request that got no answer says so, or the page would wait for ever.
+  if (check?.prompt.includes('none') && !leaving && !allowing.busy && allowing.outcome?.kind === 'error') {
+    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={allowing.outcome.message} onRetry={() => void allow()} />;
+  }
   if (!check || leaving || !activeAccount || !profile || askingFor !== activeAccount.accountId) {
     return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;
   }
