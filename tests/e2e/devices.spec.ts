@@ -25,6 +25,8 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   await expect(card.getByRole('status')).toHaveText('Android 14, Mobile Firefox 133.0 is signed out.');
   await expect(stranger).toBeHidden();
   await expect(card.getByText('This device')).toBeVisible();
+  // Its button gone, focus stays in the list (where its message is), not back at the top of the page.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.mantine-Paper-root')?.querySelector('h2')?.textContent)).toBe('Devices');
 
   await phone.reload();
   await expect(phone.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);

@@ -1,5 +1,5 @@
 import { Badge, Button, Divider, Group, Stack, Text } from '@mantine/core';
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useRef, useState, type ReactNode } from 'react';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
 
@@ -32,18 +32,22 @@ const ALL = 'all';
 export function SignOutList({ items, empty, signOut, onSignedOut, signOutAll }: Props) {
   const signingOut = useAsyncAction('Signing out');
   const [pendingId, setPendingId] = useState<string | null>(null);
+  const list = useRef<HTMLDivElement>(null);
   const run = (id: string, act: () => Promise<string>, done: () => void) => {
     setPendingId(id);
     void signingOut.run(async () => {
       const message = await act();
       done();
       signingOut.setOutcome({ kind: 'success', message });
+      // The button pressed is gone with its row: focus goes to the next one, else to the list, whose
+      // message is then read, instead of falling back to the top of the page.
+      requestAnimationFrame(() => (list.current?.querySelector<HTMLElement>('button:not([disabled])') ?? list.current)?.focus());
     });
   };
   const others = items?.filter((item) => !item.current).length ?? 0;
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" ref={list} tabIndex={-1} style={{ outline: 'none' }}>
       <OutcomeAlert outcome={signingOut.outcome} />
       {items?.length === 0 && empty && (
         <Text size="sm" fs="italic">
