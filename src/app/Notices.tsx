@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
-import { createContext, useContext, useLayoutEffect } from 'react';
+import { createContext, useContext, useLayoutEffect, useState } from 'react';
 import { OfflineIcon } from '../ui/icons';
 import { useOfflineSupport } from './service-worker';
 
@@ -50,13 +50,22 @@ export function useNoticesInShell(): void {
 }
 
 export function UpdatePrompt({ onReload }: { onReload: () => void }) {
+  // On a phone it covers the bottom of the page: Later puts it away until the next load, which
+  // runs the new version anyway. Under dialogs (Mantine's are at 200), over the page.
+  const [later, setLater] = useState(false);
+  if (later) return null;
   return (
-    <Paper withBorder shadow="lg" radius="md" p="sm" pos="fixed" bottom={16} right={16} style={{ zIndex: 1000, maxWidth: 360 }} role="alert">
-      <Group gap="sm" wrap="nowrap">
+    <Paper withBorder shadow="lg" radius="md" p="sm" pos="fixed" bottom={16} right={16} style={{ zIndex: 150, maxWidth: 'calc(100vw - 32px)' }} role="alert">
+      <Group gap="sm" wrap="wrap" justify="flex-end">
         <Text size="sm">A new version of Home Guard is available.</Text>
-        <Button size="xs" onClick={onReload}>
-          Reload to update
-        </Button>
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" variant="default" onClick={() => setLater(true)}>
+            Later
+          </Button>
+          <Button size="xs" onClick={onReload}>
+            Reload to update
+          </Button>
+        </Group>
       </Group>
     </Paper>
   );

@@ -94,6 +94,9 @@ test.describe('a new deployed version', () => {
     await otherTab.goto(server.url);
     await expect(otherTab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     await otherTab.evaluate(() => Object.assign(window, { oldCode: true }));
+    const thirdTab = await context.newPage();
+    await thirdTab.goto(server.url);
+    await expect(thirdTab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
 
     // A release as the build leaves it: the worker changed, and its compressed twins with it.
     const worker = path.join(webRoot, 'sw.js');
@@ -118,5 +121,12 @@ test.describe('a new deployed version', () => {
     await expect(otherPrompt).toBeHidden();
     await expect(otherTab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     expect(await otherTab.evaluate(() => 'oldCode' in window)).toBe(false);
+
+    // Later puts the prompt away, in the tab it was clicked in.
+    const thirdPrompt = thirdTab.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
+    await expect(thirdPrompt).toBeVisible();
+    await checkScreen(thirdTab, 'update-prompt');
+    await thirdPrompt.getByRole('button', { name: 'Later' }).click();
+    await expect(thirdPrompt).toBeHidden();
   });
 });
