@@ -5,9 +5,12 @@ import { checkScreen, signIn, signInToHome } from './support/ui';
 
 test('the served app shows its page and is controlled by an active service worker', async ({ page }) => {
   await page.goto('/');
-  await expect(page).toHaveTitle('Home Guard');
-  // A signed-out visitor lands on the sign-in page of the app.
+  // A signed-out visitor lands on the sign-in page of the app, which the tab's title names.
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(page).toHaveTitle('Sign In · Home Guard');
+  await page.getByRole('link', { name: 'Register' }).click();
+  await expect(page).toHaveTitle(/^[^·]+ · Home Guard$/);
+  expect(await page.title()).not.toBe('Sign In · Home Guard');
 
   // `ready` resolves as soon as a worker is active, which may still be 'activating' (its activate
   // event running) on a slow machine: poll for the end state.
