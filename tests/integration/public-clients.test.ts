@@ -66,6 +66,21 @@ describe('public clients (mobile, desktop and single-page apps)', () => {
     expect((await form('/api/v1/oauth/token', { ...exchange, client_id: confidential.clientId })).body).toEqual({ error: 'invalid_client', error_description: 'Client authentication is required' });
   });
 
+  it('are sent back to a loopback address on whatever port the app listens on (RFC 8252 §7.3), the code then tied to that port', async () => {
+    const tool = await f.createService({ name: 'kubelogin', public_client: true, redirect_uris: ['http://127.0.0.1/callback'] });
+    const redirectUri = 'http://127.0.0.1:53127/callback';
+    const { verifier, params } = await request(tool.clientId, { redirect_uri: redirectUri });
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', params, f.user.access);
+    expect(new URL(answer.body.redirect_to).origin).toBe('http://127.0.0.1:53127');
+    const exchange = { grant_type: 'authorization_code', code: answer.body.code, client_id: tool.clientId, code_verifier: verifier };
+    expect((await form('/api/v1/oauth/token', { ...exchange, redirect_uri: 'http://127.0.0.1:53128/callback' })).body.error).toBe('invalid_grant');
+    const { params: again, verifier: second } = await request(tool.clientId, { redirect_uri: redirectUri });
+    const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', again, f.user.access)).body.code;
+    expect((await form('/api/v1/oauth/token', { ...exchange, code, code_verifier: second, redirect_uri: redirectUri })).status).toBe(200);
+    // localhost is a name, not the loopback address: its port is not left open.
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', (await request(tool.clientId, { redirect_uri: 'http://localhost:53127/callback' })).params, f.user.access)).status).toBe(400);
+  });
+
   it('ask the person every time when sent back to loopback or an app scheme (RFC 8252 §8.6), but not to https', async () => {
     /** Approves a request and has the service exchange its code; then asks again as the consent screen does, and silently. */
     const approvedOnceThenAsked = async (clientId: string, redirectUri: string) => {

@@ -3,7 +3,8 @@ import { OAuthError } from '../oauth-error';
 
 /**
  * The redirect_uri must be one of the registered ones, byte for byte (trailing slash, case and
- * query included). It may be left out only when exactly one is registered.
+ * query included), but for a loopback address's port (see loopbackAnyPort). It may be left out
+ * only when exactly one is registered.
  */
 export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | undefined): string {
   const registered = JSON.parse(service.redirect_uris) as string[];
@@ -11,8 +12,25 @@ export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | u
     if (registered.length === 1) return registered[0]!;
     throw new OAuthError('invalid_request', 'redirect_uri is missing');
   }
-  if (!registered.includes(redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri is not registered for this service');
+  const loopback = loopbackAnyPort(redirectUri);
+  if (!registered.some((uri) => uri === redirectUri || (loopback !== undefined && loopbackAnyPort(uri) === loopback))) {
+    throw new OAuthError('invalid_request', 'redirect_uri is not registered for this service');
+  }
   return redirectUri;
+}
+
+// http, the loopback IP literal, an optional port, then the rest as sent.
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::\d{1,5})?(\/.*)?$/;
+
+/**
+ * A command-line tool or desktop app listens for its answer on whatever port is free: the port
+ * of a loopback redirect URI is left to it (RFC 8252 §7.3), everything else compared as sent.
+ * Only the IP literals: "localhost" is a name a lookup could send elsewhere (§8.3). Undefined for
+ * any other URI.
+ */
+function loopbackAnyPort(uri: string): string | undefined {
+  const match = LOOPBACK.exec(uri);
+  return match ? `http://${match[1]}${match[2] ?? ''}` : undefined;
 }
 
 /**
