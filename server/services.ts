@@ -60,7 +60,8 @@ export type Services = Awaited<ReturnType<typeof createServices>>;
 export async function createServices(config: Config, db: Database, log: FastifyBaseLogger, options: ServiceOptions = {}) {
   const clock = options.clock ?? Date.now;
   // An ID token can come back as a sign-out's hint for as long as a sign-in lasts.
-  const keys = new SigningKeys(db, clock, Math.max(config.sessionMaxAge, config.refreshTokenTtl) * 1000);
+  const hintsKeptMs = Math.max(config.sessionMaxAge, config.refreshTokenTtl) * 1000;
+  const keys = new SigningKeys(db, clock, hintsKeptMs);
   await keys.ensure();
   const accessTokens = new AccessTokens(keys, config.publicUrl, config.accessTokenTtl, clock);
   const userSessionsRepository = new UserSessionsRepository(db);
@@ -102,7 +103,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const launcher = new Launcher(db);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
   // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.
-  const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000, auditEventsKeptMs: config.auditLogDays * 24 * 3_600_000 }, clock);
+  const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000, auditEventsKeptMs: config.auditLogDays * 24 * 3_600_000, signingKeysKeptMs: hintsKeptMs }, clock);
 
   /** onRequest hook (before the body is read): admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {

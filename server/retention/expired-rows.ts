@@ -19,9 +19,11 @@ export type RetentionPolicy = {
   rotatedRefreshTokensKeptMs: number;
   /** How long the audit log keeps an event. */
   auditEventsKeptMs: number;
+  /** How long a signing key is kept once no longer published: its ID tokens are read as sign-out hints that long. */
+  signingKeysKeptMs: number;
 };
 
-export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events', number>;
+export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events' | 'signing_keys', number>;
 
 /**
  * Deletes what can no longer be used: every refresh rotation, grant and authorization adds rows,
@@ -67,6 +69,8 @@ export class ExpiredRows {
       audit_events: await inChunks(() =>
         db.deleteFrom('audit_events').where('id', 'in', db.selectFrom('audit_events').select('id').where('at', '<=', now - this.policy.auditEventsKeptMs).limit(CHUNK)),
       ),
+      // A few rows at most, each with a private key nothing signs or checks with any more.
+      signing_keys: Number((await db.deleteFrom('signing_keys').where('expires_at', '<=', now - this.policy.signingKeysKeptMs).executeTakeFirst()).numDeletedRows),
     };
   }
 

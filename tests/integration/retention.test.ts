@@ -43,7 +43,7 @@ describe('pruning expired rows', () => {
     // A copy still on record revokes the session, as before.
     expect((await refresh(stayingNext.body.refresh)).status).toBe(401);
     expect((await profile(latest.body.access)).status).toBe(401);
-    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0 });
   });
 
   it('deletes service tokens that expired or whose session ended, codes a day past expiry, old throttle rows, expired reset links and audit events past 90 days', async () => {
@@ -72,7 +72,7 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('password_resets').values([reset('live link', now + 60_000), reset('expired link', now - 1)]).execute();
     await t.db.insertInto('audit_events').values([auditEvent('91 days old', now - 91 * DAY, user.id), auditEvent('89 days old', now - 89 * DAY, user.id)]).execute();
 
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1, signing_keys: 0 });
     expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
     expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
     expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
@@ -80,7 +80,7 @@ describe('pruning expired rows', () => {
     expect(await t.db.selectFrom('audit_events').select('id').where('id', 'like', '%days old').execute()).toEqual([{ id: '89 days old' }]);
     // Sessions stay: the administrators' lists show ended ones.
     expect(await t.db.selectFrom('service_sessions').select('id').execute()).toHaveLength(3);
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0 });
   });
 
   it('keeps audit events as many days as AUDIT_LOG_DAYS says', async () => {
@@ -105,5 +105,22 @@ describe('pruning expired rows', () => {
     await pruning.stop();
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'expired rows pruned', pruned: { throttle: 1 } });
     expect(await t.db.selectFrom('throttle').select('key').execute()).toEqual([]);
+  });
+});
+
+describe('pruning signing keys', () => {
+  it('deletes a rotated-out key once its ID tokens can no longer come back as sign-out hints, and no other', async () => {
+    const keys = () => t.db.selectFrom('signing_keys').select('kid').execute();
+    expect(await keys()).toHaveLength(2);
+    await t.app.services.keys.rotate('RS256', 3600);
+    expect(await keys()).toHaveLength(3);
+    // Unpublished an hour and six minutes on; read as hints for the 90-day SESSION_MAX_AGE after that.
+    t.advance(89 * DAY);
+    expect((await prune()).signing_keys).toBe(0);
+    t.advance(2 * DAY);
+    expect((await prune()).signing_keys).toBe(1);
+    expect(await keys()).toHaveLength(2);
+    const signedIn = await registerAndLogin(t.app);
+    expect((await profile(signedIn.access)).status, 'the keys in use stay').toBe(200);
   });
 });
