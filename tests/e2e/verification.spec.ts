@@ -44,7 +44,11 @@ async function throughEmailStep(page: Page, person: ReturnType<typeof newPerson>
   const next = page.getByRole('button', { name: 'Next' });
   await email.fill(person.email.toUpperCase());
   await expect(next).toBeDisabled();
+  await expect(page.getByText('Type it in small letters and without spaces, as your account has it')).toBeVisible();
+  await email.fill(`x${person.email}`);
+  await expect(page.getByText('This is not the email of your account')).toBeVisible();
   await email.fill(person.email);
+  await expect(page.getByText('This is not the email of your account')).toHaveCount(0);
   await expect(next).toBeEnabled();
   await next.click();
   await expect(page.getByRole('heading', { name: 'Enter the code' })).toBeVisible();

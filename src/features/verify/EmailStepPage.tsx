@@ -20,6 +20,9 @@ export function EmailStepPage() {
   const sending = useAsyncAction('Requesting the code');
   const email = profile?.email ?? '';
   const confirmed = typed === email && email !== '';
+  // The address must be typed exactly (spec §9); typed in full and not, Next alone would just stay
+  // grey. Accounts keep their address in small letters, however it was registered.
+  const mismatch = !confirmed && email !== '' && typed.trim().length >= email.length ? (typed.trim().toLowerCase() === email ? 'Type it in small letters and without spaces, as your account has it' : 'This is not the email of your account') : undefined;
 
   const send = () =>
     sending.run(async () => {
@@ -38,7 +41,7 @@ export function EmailStepPage() {
       >
         <Stack gap="md">
           <OutcomeAlert outcome={sending.outcome} />
-          <TextInput label="Email" type="email" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} placeholder={maskEmail(email)} autoComplete="email" />
+          <TextInput label="Email" type="email" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} placeholder={maskEmail(email)} autoComplete="email" error={mismatch} />
           <Button type="submit" disabled={!confirmed} loading={sending.busy} size="md">
             Next
           </Button>
