@@ -17,20 +17,24 @@ export type RetentionPolicy = {
    * its session (the theft signal); later it is only refused.
    */
   rotatedRefreshTokensKeptMs: number;
-  /** How long the audit log keeps an event. */
+  /** How long the audit log keeps an event, and the administrators' session lists a session that has ended. */
   auditEventsKeptMs: number;
   /** How long a signing key is kept once no longer published: its ID tokens are read as sign-out hints that long. */
   signingKeysKeptMs: number;
 };
 
-export type Pruned = Record<'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events' | 'signing_keys', number>;
+export type Pruned = Record<
+  'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events' | 'signing_keys' | 'user_sessions' | 'service_sessions',
+  number
+>;
 
 /**
  * Deletes what can no longer be used: every refresh rotation, grant and authorization adds rows,
  * and nothing else ever removes them. Every row deleted is one the server already refuses; all
  * that is given up is the revocation a late replay would have set off, and only after the times
- * above (a service's used refresh token: once it has expired). Sessions themselves stay, ended
- * or not: the administrators' session lists show them.
+ * above (a service's used refresh token: once it has expired). A session that ended stays as long
+ * as the audit log's events about it, as the administrators' session lists show it; then it goes
+ * too (a device or address not seen since then is new again to the sign-in notices and throttle).
  * The expiry and rotation rules scan their tables, as no index serves them (one would cost every
  * grant and refresh another page to write): hourly, with 200,000 tokens in each table and nothing
  * to delete, the whole pass took 42-49 ms of the event loop, 30,000 took 5-9 ms (measured).
@@ -71,7 +75,20 @@ export class ExpiredRows {
       ),
       // A few rows at most, each with a private key nothing signs or checks with any more.
       signing_keys: Number((await db.deleteFrom('signing_keys').where('expires_at', '<=', now - this.policy.signingKeysKeptMs).executeTakeFirst()).numDeletedRows),
+      // Their tokens went above, at the latest in this pass.
+      user_sessions: await this.deleteSessionsEndedBefore('user_sessions', now - this.policy.auditEventsKeptMs),
+      service_sessions: await this.deleteSessionsEndedBefore('service_sessions', now - this.policy.auditEventsKeptMs),
     };
+  }
+
+  /** Deletes the sessions revoked, or expired, at or before `cutoff` (a sliding session's expiry moves with its use). */
+  private deleteSessionsEndedBefore(table: 'user_sessions' | 'service_sessions', cutoff: number): Promise<number> {
+    const ended = this.db
+      .selectFrom(table)
+      .select('id')
+      .where((eb) => eb.or([eb('revoked_at', '<=', cutoff), eb('expires_at', '<=', cutoff)]))
+      .limit(CHUNK);
+    return inChunks(() => this.db.deleteFrom(table).where('id', 'in', ended));
   }
 
   /** Prunes every `intervalMs` (hourly), the first time a minute after start; failures are logged and retried next time. */

@@ -43,7 +43,7 @@ describe('pruning expired rows', () => {
     // A copy still on record revokes the session, as before.
     expect((await refresh(stayingNext.body.refresh)).status).toBe(401);
     expect((await profile(latest.body.access)).status).toBe(401);
-    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
   });
 
   it('deletes service tokens that expired or whose session ended, codes a day past expiry, old throttle rows, expired reset links and audit events past 90 days', async () => {
@@ -72,15 +72,33 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('password_resets').values([reset('live link', now + 60_000), reset('expired link', now - 1)]).execute();
     await t.db.insertInto('audit_events').values([auditEvent('91 days old', now - 91 * DAY, user.id), auditEvent('89 days old', now - 89 * DAY, user.id)]).execute();
 
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1, signing_keys: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
     expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
     expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
     expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
     expect((await t.db.selectFrom('password_resets').select('token_hash').execute()).map((row) => row.token_hash)).toEqual(['live link']);
     expect(await t.db.selectFrom('audit_events').select('id').where('id', 'like', '%days old').execute()).toEqual([{ id: '89 days old' }]);
-    // Sessions stay: the administrators' lists show ended ones.
+    // Sessions ended a moment ago stay: the administrators' lists show ended ones.
     expect(await t.db.selectFrom('service_sessions').select('id').execute()).toHaveLength(3);
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+  });
+
+  it('deletes sessions that ended longer ago than the audit log keeps events, live ones however old', async () => {
+    const user = await registerAndLogin(t.app);
+    const service = await t.app.services.apiServices.create(apiServiceInputSchema.parse({ name: 'Grafana', description: 'Dashboards', redirect_uris: ['http://127.0.0.1:9/cb'], scopes: ['openid'], grant_types: ['authorization_code', 'refresh_token'] }));
+    const now = t.app.services.clock();
+    const ended = { 'revoked 91 days ago': [now + DAY, now - 91 * DAY], 'revoked 89 days ago': [now + DAY, now - 89 * DAY], 'expired 91 days ago': [now - 91 * DAY, null], 'expired 89 days ago': [now - 89 * DAY, null], 'live for 200 days': [now + DAY, null] } as const;
+    const rows = Object.entries(ended).map(([id, [expires_at, revoked_at]]) => ({ id, user_id: user.id, issued_at: now - 200 * DAY, last_active: now - 200 * DAY, expires_at, revoked_at, ip_address: null, amr: 'pwd' }));
+    await t.db.insertInto('user_sessions').values(rows.map((row) => ({ ...row, device_info: '' }))).execute();
+    await t.db.insertInto('service_sessions').values(rows.map((row) => ({ ...row, service_id: service.id, user_session_id: null, scope: 'openid', auth_time: row.issued_at }))).execute();
+    // A token still on record in a long-ended session goes first.
+    await t.db.insertInto('refresh_tokens').values({ token_key: 'old', verifier_hash: 'x', session_id: 'revoked 91 days ago', parent_key: null, created_at: now - 200 * DAY, rotated_at: null }).execute();
+
+    expect(await prune()).toMatchObject({ refresh_tokens: 1, user_sessions: 2, service_sessions: 2 });
+    const left = ['expired 89 days ago', 'live for 200 days', 'revoked 89 days ago'];
+    expect((await t.db.selectFrom('user_sessions').select('id').where('id', 'in', Object.keys(ended)).orderBy('id').execute()).map((row) => row.id)).toEqual(left);
+    expect((await t.db.selectFrom('service_sessions').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(left);
+    expect((await profile(user.access)).status, 'the session signed in just now stays').toBe(200);
   });
 
   it('keeps audit events as many days as AUDIT_LOG_DAYS says', async () => {
