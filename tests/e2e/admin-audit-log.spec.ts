@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL } from './support/api';
-import { checkScreen, personOnTheirDevice, signIn } from './support/ui';
+import { checkScreen, personOnTheirDevice, signIn, watchForText } from './support/ui';
 
 // Where the wrong password comes from, through the proxy the test server trusts (playwright.config.ts).
 const GUESSER = '198.51.100.23';
@@ -31,6 +31,12 @@ test('a person sees their recent activity, signs out, and an administrator sees 
   await expect(refused.getByRole('link', { name: person.name })).toBeVisible();
   await expect(page.getByRole('row', { name: /Signed out/ })).toHaveCount(1);
   await checkScreen(page, 'admin-audit-log');
+  // An old link past the last page moves to the last page, without first saying there are no events.
+  const sawNoEvents = await watchForText(page, 'No events found.');
+  await page.goto(page.url().replace(/page=\d+/, 'page=40'));
+  await expect(page).toHaveURL(/page=1\b/);
+  await expect(refused).toHaveCount(1);
+  expect(await sawNoEvents()).toBe(false);
   await page.getByLabel('Events').selectOption({ label: 'Refused sign-ins and reused tokens' });
   await expect(page.getByRole('row', { name: /Signed in|Signed out/ })).toHaveCount(0);
   await expect(refused).toHaveCount(1);

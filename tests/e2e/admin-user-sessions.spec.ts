@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
-import { checkScreen, signIn } from './support/ui';
+import { checkScreen, signIn, watchForText } from './support/ui';
 
 // The theme's red text, red.9 (src/app/theme.ts), which keeps 4.5:1 contrast on white and grey.
 const RED = 'rgb(201, 42, 42)';
@@ -37,10 +37,12 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await expect(page).toHaveURL(/page=3/);
   await expect(page.getByRole('row')).toHaveCount(4); // header + 3
   await checkScreen(page, 'admin-user-sessions');
-  // An address past the last page (an old link) moves to the last page.
+  // An address past the last page (an old link) moves to the last page, without first saying there are no sessions.
+  const sawNoSessions = await watchForText(page, 'No sessions found.');
   await page.goto(page.url().replace('page=3', 'page=7'));
   await expect(page).toHaveURL(/page=3/);
   await expect(page.getByRole('row')).toHaveCount(4);
+  expect(await sawNoSessions()).toBe(false);
   // One past what the server answers at all is read as the first page, not left blank.
   await page.goto(page.url().replace('page=3', 'page=1000001'));
   await expect(page.getByRole('row')).toHaveCount(11);

@@ -142,3 +142,16 @@ export async function allowClipboardWrites(page: Page, setting: 'granted' | 'den
   const browser = await page.context().browser()!.newBrowserCDPSession();
   await browser.send('Browser.setPermission', { permission: { name: 'clipboard-write' }, setting, origin: new URL(page.url()).origin, browserContextId: targetInfo.browserContextId });
 }
+
+/**
+ * Watches every page loaded from now on for a text ever being shown, however briefly (a flash a
+ * locator would miss); the answer reads whether the current page has shown it.
+ */
+export async function watchForText(page: Page, text: string): Promise<() => Promise<boolean>> {
+  await page.addInitScript((watched) => {
+    new MutationObserver(() => {
+      if (document.documentElement.textContent?.includes(watched)) document.documentElement.dataset.sawWatchedText = 'yes';
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  }, text);
+  return () => page.evaluate(() => document.documentElement.dataset.sawWatchedText === 'yes');
+}

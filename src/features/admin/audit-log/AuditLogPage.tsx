@@ -1,6 +1,5 @@
 import { Avatar, Group, NativeSelect, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect } from 'react';
 import { auditLogPageSchema } from '../../../../contract/admin';
 import { AUDIT_EVENT_GROUP_NAMES, type AuditEvent, type AuditEventGroup } from '../../../../contract/audit';
 import { actorOf, describeAuditEvent, isAlarming } from '../../../ui/audit-events';
@@ -12,6 +11,7 @@ import { DataTable } from '../shared/DataTable';
 import { longDate } from '../shared/format';
 import { Pager } from '../shared/Pager';
 import { useApiData } from '../shared/use-api-data';
+import { useLastPageAtMost } from '../shared/use-last-page';
 import { UserCell } from '../shared/UserCell';
 
 export type AuditLogSearch = { page: number; search?: string | undefined; user?: string | undefined; ip?: string | undefined; group?: AuditEventGroup | undefined };
@@ -36,10 +36,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
     ...(search.group ? { group: search.group } : {}),
   });
   const { data, loading } = useApiData(`/api/v1/admin/audit-log?${query}`, auditLogPageSchema, { keepPrevious: true });
-  const lastPage = data && !loading ? Math.max(1, data.total_pages) : null;
-  useEffect(() => {
-    if (lastPage !== null && search.page > lastPage) void navigate({ to: '/admin/audit-log', search: { ...search, page: lastPage }, replace: true });
-  }, [lastPage, search, navigate]);
+  const pastEnd = useLastPageAtMost(search.page, data, loading, (page) => void navigate({ to: '/admin/audit-log', search: { ...search, page }, replace: true }));
   const account = search.user ? data?.items.find((event) => event.user)?.user : undefined;
 
   return (
@@ -70,8 +67,8 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
       </Group>
       <DataTable
         label="Audit log"
-        rows={data?.items}
-        loading={loading}
+        rows={pastEnd ? undefined : data?.items}
+        loading={loading || pastEnd}
         empty="No events found."
         minWidth={960}
         columns={[

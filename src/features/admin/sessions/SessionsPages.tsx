@@ -1,6 +1,5 @@
 import { Avatar, Group, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect } from 'react';
 import type { z } from 'zod';
 import { pagedSchema, serviceSessionSchema, userSessionSchema } from '../../../../contract/admin';
 import { ServerIcon } from '../../../ui/icons';
@@ -10,6 +9,7 @@ import type { Column } from '../shared/DataTable';
 import { deviceSource } from '../../../ui/device-source';
 import { Pager } from '../shared/Pager';
 import { useApiData } from '../shared/use-api-data';
+import { useLastPageAtMost } from '../shared/use-last-page';
 import { UserCell } from '../shared/UserCell';
 import { SessionStatus, SessionsTable, type SessionRow } from './SessionsTable';
 
@@ -31,15 +31,11 @@ function SessionsScreen<T extends SessionRow>(props: {
   const navigate = useNavigate();
   const query = new URLSearchParams({ page: String(search.page), size: String(PAGE_SIZE), ...(search.search ? { search: search.search } : {}) });
   const { data, loading, reload } = useApiData(`${api}?${query}`, schema, { keepPrevious: true });
-  // A page past the end (an old link, sessions purged since) moves to the last one there is.
-  const lastPage = data && !loading ? Math.max(1, data.total_pages) : null;
-  useEffect(() => {
-    if (lastPage !== null && search.page > lastPage) void navigate({ to, search: { ...search, page: lastPage }, replace: true });
-  }, [lastPage, search, navigate, to]);
+  const pastEnd = useLastPageAtMost(search.page, data, loading, (page) => void navigate({ to, search: { ...search, page }, replace: true }));
   return (
     <AdminPage title={title}>
       <SearchBox value={search.search ?? ''} onSearch={(text) => void navigate({ to, search: { page: 1, search: text || undefined } })} />
-      <SessionsTable label={title} rows={data?.items} loading={loading} revokePath={`${api}/revoke`} onRevoked={reload} columns={columns} />
+      <SessionsTable label={title} rows={pastEnd ? undefined : data?.items} loading={loading || pastEnd} revokePath={`${api}/revoke`} onRevoked={reload} columns={columns} />
       <Pager page={search.page} totalPages={data?.total_pages ?? 0} onPage={(page) => void navigate({ to, search: { ...search, page } })} />
     </AdminPage>
   );
