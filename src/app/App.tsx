@@ -1,10 +1,12 @@
-import { Center, Stack, Text, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { RouterProvider } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { subscribe } from 'valtio';
 import { errorMessage } from '../api/errors';
 import { startSession, type AppSession } from '../session/start-session';
+import { AlertIcon } from '../ui/icons';
 import { LoadingScreen } from '../ui/LoadingScreen';
+import { NoticeCard } from '../ui/NoticeCard';
 import { AppNotices, NoticesInShell, UpdatePrompt } from './Notices';
 import { createAppRouter } from './router';
 import { registerServiceWorker } from './service-worker';
@@ -50,14 +52,11 @@ export function App() {
     <NoticesInShell.Provider value={setNoticesInShell}>
       {!noticesInShell && <AppNotices pageBroker={session?.connection.mode === 'page'} />}
       {failure ? (
-        <Center h="100dvh" p="md">
-          <Stack align="center" ta="center">
-            <Title order={1} fz={24}>
-              Home Guard cannot start
-            </Title>
-            <Text c="dimmed">{failure}</Text>
-          </Stack>
-        </Center>
+        <NoticeCard icon={<AlertIcon size={30} />} colour="red" title="Home Guard cannot start">
+          <Text c="dimmed">{failure}</Text>
+          {/* What stopped it may pass (storage freed, another tab's upgrade done): a new start is a reload. */}
+          <Button onClick={() => window.location.reload()}>Try again</Button>
+        </NoticeCard>
       ) : session ? (
         <RoutedApp session={session} />
       ) : (

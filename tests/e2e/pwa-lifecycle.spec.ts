@@ -72,6 +72,38 @@ test('over plain HTTP at a LAN name the app says it needs a secure connection, i
   await browser.close();
 });
 
+test('when the app cannot open its storage it says so, and Try again starts it once the storage opens', async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  // The accounts' storage as a newer version of the app left it (a rollback): this version cannot open it.
+  await page.goto('/manifest.webmanifest');
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const opening = indexedDB.open('guard-local', 99);
+        opening.onsuccess = () => resolve(opening.result.close());
+        opening.onerror = () => reject(opening.error);
+      }),
+  );
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot start' })).toBeVisible();
+  await expect(page.getByText('No database connection')).toBeVisible();
+  await checkScreen(page, 'cannot-start');
+
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const deleting = indexedDB.deleteDatabase('guard-local');
+        deleting.onsuccess = () => resolve();
+        deleting.onerror = () => reject(deleting.error);
+      }),
+  );
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Home Guard cannot start' })).toHaveCount(0);
+  await context.close();
+});
+
 test.describe('a new deployed version', () => {
   let server: ServerProcess;
   let webRoot: string;
