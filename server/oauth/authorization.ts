@@ -105,6 +105,8 @@ export class Authorization {
 
     const now = this.clock();
     const code = randomBytes(32).toString('base64url');
+    // Built first: an address it cannot be sent to leaves no code and no approval behind.
+    const redirectTo = redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer });
     await this.serviceSessions.insertCode({
       code_hash: hashToken(code),
       service_id: valid.service.id,
@@ -130,7 +132,7 @@ export class Authorization {
     if (identityAssured(valid.service, valid.redirectUri)) {
       await this.serviceSessions.recordConsent(user.id, valid.service.id, [...new Set([...consented, ...valid.scopes])], now);
     }
-    return { code, redirect_to: redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer }), serviceId: valid.service.id };
+    return { code, redirect_to: redirectTo, serviceId: valid.service.id };
   }
 
   /**

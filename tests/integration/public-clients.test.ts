@@ -79,6 +79,13 @@ describe('public clients (mobile, desktop and single-page apps)', () => {
     expect((await form('/api/v1/oauth/token', { ...exchange, code, code_verifier: second, redirect_uri: redirectUri })).status).toBe(200);
     // localhost is a name, not the loopback address: its port is not left open.
     expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', (await request(tool.clientId, { redirect_uri: 'http://localhost:53127/callback' })).params, f.user.access)).status).toBe(400);
+    // A port past 65535 is no address: refused as unregistered, before anything is written, and not a 500.
+    for (const port of [65536, 99999]) {
+      const { params: beyond } = await request(tool.clientId, { redirect_uri: `http://127.0.0.1:${port}/callback` });
+      expect((await oidcJson(f.issuer, 'GET', `/api/v1/oauth/authorize?${new URLSearchParams(beyond)}`, undefined, f.user.access)).body).toMatchObject({ error: 'invalid_request', error_description: 'redirect_uri is not registered for this service' });
+      expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', beyond, f.user.access)).body).toMatchObject({ error: 'invalid_request', error_description: 'redirect_uri is not registered for this service' });
+    }
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', (await request(tool.clientId, { redirect_uri: 'http://127.0.0.1:65535/callback' })).params, f.user.access)).status).toBe(200);
   });
 
   it('ask the person every time when sent back to loopback or an app scheme (RFC 8252 §8.6), but not to https', async () => {

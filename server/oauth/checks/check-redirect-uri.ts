@@ -20,7 +20,8 @@ export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | u
 }
 
 // http, the loopback IP literal, an optional port, then the rest as sent.
-const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::\d{1,5})?(\/.*)?$/;
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?(\/.*)?$/;
+const HIGHEST_PORT = 65_535;
 
 /**
  * A command-line tool or desktop app listens for its answer on whatever port is free: the port
@@ -30,7 +31,9 @@ const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::\d{1,5})?(\/.*)?$/;
  */
 function loopbackAnyPort(uri: string): string | undefined {
   const match = LOOPBACK.exec(uri);
-  return match ? `http://${match[1]}${match[2] ?? ''}` : undefined;
+  // A port past the last one is no URL at all: it would fail where the answer is redirected.
+  if (!match || Number(match[2] ?? 0) > HIGHEST_PORT) return undefined;
+  return `http://${match[1]}${match[3] ?? ''}`;
 }
 
 /**
