@@ -7,11 +7,12 @@ import { OAuthError, repeatedParameters } from './oauth-error';
  */
 export function installFormBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    const result: Record<string, string> = {};
+    // No prototype: a parameter named toString or constructor is one like any other, not "repeated".
+    const result: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [key, value] of new URLSearchParams(body.toString())) {
       if (key.includes('\0') || value.includes('\0')) return done(new OAuthError('invalid_request', 'The request contains a NUL character'), undefined);
       if (value === '') continue;
-      if (key in result) return done(repeatedParameters([key]), undefined);
+      if (Object.hasOwn(result, key)) return done(repeatedParameters([key]), undefined);
       result[key] = value;
     }
     done(null, result);

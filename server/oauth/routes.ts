@@ -109,7 +109,8 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   const userinfo = async (request: FastifyRequest<{ Body: { access_token?: string } | null | undefined }>, reply: FastifyReply) => {
     noStore(reply);
     const fromBody = request.method === 'POST' ? request.body?.access_token : undefined;
-    if (fromBody && request.headers.authorization) throw new OAuthError('invalid_request', 'Send the access token once, not twice');
+    // Two ways of sending a bearer token are refused (RFC 6750 §2); another scheme's header is not one.
+    if (fromBody && /^bearer(\s|$)/i.test(request.headers.authorization ?? '')) throw new OAuthError('invalid_request', 'Send the access token once, not twice');
     return oauth.introspection.userinfo(bearerToken(request) ?? fromBody);
   };
   app.get('/api/v1/oauth/userinfo', userinfo);

@@ -211,6 +211,27 @@ describe('a repeated authorization parameter is refused (RFC 6749 §3.1, §4.1.2
   });
 });
 
+describe('parameters the server does not know are ignored (RFC 6749 §3.1, §3.2)', () => {
+  it('whatever their name, toString and __proto__ included', async () => {
+    const issued = (await code()).body.code;
+    expect(await exchange(issued, { redirect_uri: CALLBACK, toString: '1', constructor: 'x', ['__proto__']: 'y', hasOwnProperty: 'z' })).toMatchObject({ status: 200, body: { token_type: 'Bearer' } });
+  });
+});
+
+describe('an access token sent two ways is refused (RFC 6750 §2)', () => {
+  const post = async (fields: Record<string, string>, authorization?: string) => {
+    const response = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) }, body: new URLSearchParams(fields) });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it('in the header and the body; a header of another scheme is no second token', async () => {
+    const access = (await exchange((await code()).body.code, { redirect_uri: CALLBACK })).body.access_token as string;
+    expect(await post({ access_token: access }, `Bearer ${access}`)).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the access token once, not twice' } });
+    expect(await post({ access_token: access }, 'Basic eDp5')).toMatchObject({ status: 200, body: { email: f.user.email } });
+    expect(await post({ access_token: access })).toMatchObject({ status: 200, body: { email: f.user.email } });
+  });
+});
+
 describe('a repeated token request parameter is refused (RFC 6749 §3.2)', () => {
   it('answers invalid_request naming it, and the code is still good', async () => {
     const issued = (await code()).body.code;
