@@ -94,7 +94,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     services: apiServicesRepository,
     authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, authenticatorApps, config.publicUrl, clock),
     tokens: new TokenEndpoint(serviceSessions, tokenIssuer, { refreshTokenTtlSeconds: config.refreshTokenTtl, sessionMaxAgeSeconds: config.sessionMaxAge }, audit, clock),
-    introspection: new TokenIntrospection(serviceSessions, lastActive, clock),
+    introspection: new TokenIntrospection(serviceSessions, lastActive, config.sessionMaxAge, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
     signedInServices: new SignedInServices(db, clock),
   };

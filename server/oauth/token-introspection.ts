@@ -13,14 +13,19 @@ export class TokenIntrospection {
   constructor(
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly lastActive: LastActiveBatch,
+    private readonly sessionMaxAgeSeconds: number,
     private readonly clock: () => number,
   ) {}
 
-  /** A token that still works: unexpired, unused (refresh), its session live and its service enabled. */
+  /**
+   * A token that still works: unexpired, unused (refresh), its session live and its service
+   * enabled, within SESSION_MAX_AGE of the sign-in behind it, as the token endpoint holds it (a
+   * token issued before SESSION_MAX_AGE was lowered carries the old end).
+   */
   async live(token: string): Promise<LiveToken | undefined> {
     const now = this.clock();
     const row = await this.serviceSessions.findTokenInContext(token);
-    if (!row || row.expires_at <= now || row.used_at !== null) return undefined;
+    if (!row || row.expires_at <= now || row.used_at !== null || row.auth_time + this.sessionMaxAgeSeconds * 1000 <= now) return undefined;
     if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1) return undefined;
     return { ...row, scopes: row.scope.split(' ') };
   }

@@ -81,11 +81,15 @@ it('a code exchanged after SESSION_MAX_AGE of its sign-in is refused', async () 
   expect(refused.body).toMatchObject({ error: 'invalid_grant', error_description: 'The sign-in behind this code has ended' });
 });
 
-it('a session stored with a later end (opened before SESSION_MAX_AGE was lowered) is refused a refresh all the same', async () => {
-  const { code, exchange, refresh } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '3600' });
+it('a session stored with a later end (opened before SESSION_MAX_AGE was lowered) is refused a refresh all the same, and its tokens are not active', async () => {
+  const { code, exchange, refresh, userinfo, introspect } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '3600' });
   const issued = await exchange(await code());
   await f.t.db.updateTable('service_sessions').set((eb) => ({ expires_at: eb('expires_at', '+', 86_400 * SECOND) })).execute();
   await f.t.db.updateTable('service_tokens').set((eb) => ({ expires_at: eb('expires_at', '+', 86_400 * SECOND) })).execute();
   f.t.advance(3600 * SECOND);
+  // Introspection and userinfo say what the token endpoint does (RFC 7662 §2.2: active only while valid).
+  expect(await introspect(issued.body.refresh_token)).toEqual({ active: false });
+  expect(await introspect(issued.body.access_token)).toEqual({ active: false });
+  expect(await userinfo(issued.body.access_token)).toBe(401);
   expect((await refresh(issued.body.refresh_token)).body.error).toBe('invalid_grant');
 });
