@@ -76,11 +76,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     sessionsAdmin.serviceSessions(request.query),
   );
   app.patch('/api/v1/admin/user-sessions/revoke/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    const { userId } = await sessionsAdmin.revokeUserSession(request.params.id);
-    return recorded(request, { kind: 'user-session-revoked', userId }, {});
+    // Revoking an ended session changes nothing, and is not logged as if it did.
+    const { userId, ended } = await sessionsAdmin.revokeUserSession(request.params.id);
+    return ended ? recorded(request, { kind: 'user-session-revoked', userId }, {}) : {};
   });
   app.patch('/api/v1/admin/service-sessions/revoke/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    const { userId, serviceId } = await sessionsAdmin.revokeServiceSession(request.params.id);
-    return recorded(request, { kind: 'service-session-revoked', userId, serviceId }, {});
+    const { userId, serviceId, ended } = await sessionsAdmin.revokeServiceSession(request.params.id);
+    return ended ? recorded(request, { kind: 'service-session-revoked', userId, serviceId }, {}) : {};
   });
 };

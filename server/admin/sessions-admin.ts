@@ -78,18 +78,19 @@ export class SessionsAdmin {
     };
   }
 
-  /** Revokes at once, through the owning capability: every replica refuses the session's tokens next time. */
-  async revokeUserSession(id: string): Promise<{ userId: string }> {
+  /**
+   * Revokes at once, through the owning capability: every replica refuses the session's tokens
+   * next time. `ended`: it was still open (a second revoke finds it ended and changes nothing).
+   */
+  async revokeUserSession(id: string): Promise<{ userId: string; ended: boolean }> {
     const session = await this.userSessionRows.findById(id);
     if (!session) throw AppError.notFound('session');
-    await this.userSessionRows.revoke(id, this.clock());
-    return { userId: session.user_id };
+    return { userId: session.user_id, ended: await this.userSessionRows.revoke(id, this.clock()) };
   }
 
-  async revokeServiceSession(id: string): Promise<{ userId: string; serviceId: string }> {
+  async revokeServiceSession(id: string): Promise<{ userId: string; serviceId: string; ended: boolean }> {
     const session = await this.serviceSessionRows.findSession(id);
     if (!session) throw AppError.notFound('session');
-    await this.serviceSessionRows.revokeSession(id, this.clock());
-    return { userId: session.user_id, serviceId: session.service_id };
+    return { userId: session.user_id, serviceId: session.service_id, ended: await this.serviceSessionRows.revokeSession(id, this.clock()) };
   }
 }

@@ -170,6 +170,19 @@ describe('the audit log', () => {
     expect(ended[0]).toMatchObject({ user_id: tokens.claims()!.sub, user: { full_name: 'Olivia Ident' }, actor_id: tokens.claims()!.sub, service: { name: 'Outline' }, ip_address: '127.0.0.1' });
   });
 
+  it("records an administrator's revoke once: revoking an ended session again changes and records nothing", async () => {
+    const config = await f.relyingParty(await f.createService({ name: 'Outline' }));
+    await f.signInToService(config);
+    const userSession = ((await admin('GET', `/api/v1/admin/user-sessions?page=1&size=10&search=${encodeURIComponent(f.user.email)}`)).body.items as Array<{ id: string }>)[0]!;
+    const serviceSession = ((await admin('GET', '/api/v1/admin/service-sessions?page=1&size=10')).body.items as Array<{ id: string }>)[0]!;
+    for (let i = 0; i < 2; i++) {
+      expect((await admin('PATCH', `/api/v1/admin/user-sessions/revoke/${userSession.id}`, {})).status).toBe(200);
+      expect((await admin('PATCH', `/api/v1/admin/service-sessions/revoke/${serviceSession.id}`, {})).status).toBe(200);
+    }
+    const revoked = kinds(await adminLog()).filter((kind) => kind.endsWith('session-revoked'));
+    expect(revoked).toEqual(['service-session-revoked', 'user-session-revoked']);
+  });
+
   it('is for administrators only, a page at a time, and refuses bad queries', async () => {
     for (let i = 0; i < 3; i++) await login(f.user.email, f.user.password);
     const firstPage = await admin('GET', '/api/v1/admin/audit-log?page=1&size=2');
