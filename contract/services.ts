@@ -34,7 +34,9 @@ export const redirectUriField = z
     } catch {
       return false;
     }
-  }, "Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment");
+  }, "Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment")
+  // https://grafana.example@evil.example/ reads as Grafana and sends the codes to evil.example.
+  .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'A URI may not hold a user name or password');
 
 const uriList = z.array(redirectUriField, { error: 'URIs must be a list' }).max(20, 'At most 20 URIs');
 const grantTypeList = z.array(z.enum(GRANT_TYPES, { error: `Grant types must be among ${GRANT_TYPES.join(', ')}` }), { error: 'Grant types must be a list' });
@@ -65,7 +67,11 @@ export const apiServiceInputSchema = z.object({
 });
 export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
 
-/** PUT /api/v1/admin/api-services/{id}: as creating, but grant types left out stay as they are (an empty list is still authorization_code). */
+/**
+ * PUT /api/v1/admin/api-services/{id}: as creating, but grant types left out stay as they are (an
+ * empty list is still authorization_code), as does `is_active` (the web app turns a service on and
+ * off with the toggle call alone, so an edit never undoes a Disable made meanwhile).
+ */
 export const apiServiceUpdateSchema = apiServiceInputSchema.extend({
   grant_types: grantTypeList.optional().transform((grants) => (grants === undefined ? undefined : grantsOrDefault(grants))),
 });
@@ -98,7 +104,12 @@ export const apiServiceListSchema = z.object({ items: z.array(apiServiceSchema) 
  * spec's call); `is_active` names the state wanted, so two admins who both click Disable leave it
  * disabled, not on again.
  */
-export const apiServiceToggleSchema = z.union([z.undefined(), z.null(), z.object({ is_active: z.boolean().optional() }).strict()]).optional();
+export const apiServiceToggleSchema = z
+  .strictObject(
+    { is_active: z.boolean({ error: 'is_active must be true or false' }).optional() },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Only is_active may be sent, not ${issue.keys.join(', ')}` : 'The body must be empty, or {"is_active": true or false}') },
+  )
+  .nullish();
 
 /** A public client's are its client ID alone: it has no secret. */
 export const credentialsSchema = z.object({ client_id: z.string(), client_secret: z.string().nullable() });

@@ -85,10 +85,14 @@ export class ApiServicesService {
     return { id: made.id, credentials, repeated: true };
   }
 
-  async update(id: string, input: ApiServiceUpdate): Promise<ApiService> {
+  /**
+   * Answers the service as it is now, whether it was turned on or off (`is_active`, when sent), and
+   * whether anything else changed: the form sent back as it was changes nothing.
+   */
+  async update(id: string, input: ApiServiceUpdate): Promise<{ service: ApiService; turned: boolean; changed: boolean }> {
     const current = await this.get(id);
     const becomesPublic = input.public_client === true && !current.public_client;
-    const changed = await this.services.update(id, {
+    const found = await this.services.update(id, {
       name: input.name,
       description: input.description,
       redirect_uris: JSON.stringify(input.redirect_uris),
@@ -101,12 +105,15 @@ export class ApiServicesService {
       ...(input.allowed_groups ? { allowed_groups: JSON.stringify(input.allowed_groups) } : {}),
       ...(input.require_two_step !== undefined ? { require_two_step: input.require_two_step ? 1 : 0 } : {}),
       ...(input.public_client !== undefined ? { public_client: input.public_client ? 1 : 0 } : {}),
+      ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
       // The old secret dies with the change, so turning back is never quietly undone: it needs new credentials.
       ...(becomesPublic ? { client_secret_hash: hashClientSecret(newClientSecret()) } : {}),
       updated_at: this.clock(),
     });
-    if (!changed) throw AppError.notFound('API service');
-    return this.get(id);
+    if (!found) throw AppError.notFound('API service');
+    const service = await this.get(id);
+    const rest = (of: ApiService) => JSON.stringify({ ...of, is_active: null, updated_at: null });
+    return { service, turned: service.is_active !== current.is_active, changed: rest(service) !== rest(current) };
   }
 
   /** To the state wanted, or without one to the other state; answers whether it changed. */

@@ -50,8 +50,9 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   );
 
   app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceUpdateSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
-    const updated = await apiServices.update(request.params.id, request.body);
-    return recorded(request, 'service-changed', updated, updated);
+    const { service, turned, changed } = await apiServices.update(request.params.id, request.body);
+    if (turned) await recorded(request, service.is_active ? 'service-turned-on' : 'service-turned-off', service, service);
+    return changed ? recorded(request, 'service-changed', service, service) : service;
   });
 
   app.patch('/api/v1/admin/api-services/toggle/:id', { ...admin, schema: { params: idParams, body: apiServiceToggleSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {

@@ -68,10 +68,27 @@ describe('API services (admin)', () => {
     expect(clicks.map((answer) => [answer.status, answer.body.is_active])).toEqual([[200, false], [200, false]]);
     expect((await toggle({ is_active: true })).body.is_active).toBe(true);
     expect((await toggle()).body.is_active, 'no body: the other state').toBe(false);
-    expect((await toggle({ is_active: 'no' })).status).toBe(400);
-    expect((await toggle({ is_active: true, extra: 1 })).status).toBe(400);
+    expect((await toggle({ is_active: 'no' })).body).toEqual({ error: 'is_active: is_active must be true or false', field: 'is_active' });
+    expect((await toggle({ is_active: true, extra: 1 })).body).toEqual({ error: 'Only is_active may be sent, not extra' });
+    expect((await toggle([])).body).toEqual({ error: 'The body must be empty, or {"is_active": true or false}' });
     const events = await t.db.selectFrom('audit_events').select('kind').where('kind', 'in', ['service-turned-on', 'service-turned-off']).orderBy('id').execute();
     expect(events.map((event) => event.kind)).toEqual(['service-turned-off', 'service-turned-on', 'service-turned-off']);
+  });
+
+  it('an edit logs what it changed: nothing for the form sent back as it was, a turn off for is_active', async () => {
+    const { id } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() })).body;
+    const edit = (body: Record<string, unknown>) => call(t.app, 'PUT', `/api/v1/admin/api-services/${id}`, { token: admin.access, body });
+    const logged = async () => (await t.db.selectFrom('audit_events').select('kind').where('service_id', '=', id).orderBy('id').execute()).map((event) => event.kind);
+    expect((await edit(input())).status).toBe(200);
+    expect((await edit(input())).status).toBe(200);
+    expect(await logged()).toEqual(['service-created']);
+    const renamed = await edit(input({ name: 'Grafana Dashboards' }));
+    expect(renamed.body).toMatchObject({ name: 'Grafana Dashboards', is_active: true });
+    // Sent, is_active is applied, as the answer says; left out, it stays.
+    expect((await edit(input({ name: 'Grafana Dashboards', is_active: false }))).body.is_active).toBe(false);
+    const { is_active: _left, ...withoutState } = input({ name: 'Grafana Dashboards' });
+    expect((await edit(withoutState)).body.is_active).toBe(false);
+    expect(await logged()).toEqual(['service-created', 'service-changed', 'service-turned-off']);
   });
 
   it('keeps the groups a service is open to: everyone by default, kept when an edit leaves them out, cleared by an empty list', async () => {
@@ -132,6 +149,8 @@ describe('API services (admin)', () => {
       [{ redirect_uris: ['mailto:a@x.lan'] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
       [{ redirect_uris: [' app.immich:///cb'] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
       [{ redirect_uris: ['https://x.lan/cb '] }, "redirect_uris.0: Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment"],
+      [{ redirect_uris: ['https://grafana.example@evil.example/cb'] }, 'redirect_uris.0: A URI may not hold a user name or password'],
+      [{ redirect_uris: ['https://x.lan/cb', 'https://user:secret@x.lan/cb'] }, 'redirect_uris.1: A URI may not hold a user name or password'],
       [{ scopes: [] }, 'scopes: Scopes are required'],
       [{ scopes: ['openid', 'admin'] }, 'scopes.1: Scopes must be among openid, email, profile, offline_access, groups'],
       [{ grant_types: ['password'] }, 'grant_types.0: Grant types must be among authorization_code, refresh_token'],
