@@ -39,7 +39,9 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
 /** The audit log's account-changed detail: what an edit changed, by field name ("email, is_admin"); null when nothing. */
 export function changedAccountFields(before: AdminUserDetail, after: AdminUserDetail): string | null {
   const fields = (['full_name', 'email', 'username', 'phone_number', 'is_admin', 'groups'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-  return fields.length ? fields.join(', ') : null;
+  // Which way the role went: a review of the log rebuilds who was an administrator when.
+  const named = fields.map((field) => (field === 'is_admin' ? (after.is_admin ? 'made-admin' : 'admin-removed') : field));
+  return named.length ? named.join(', ') : null;
 }
 
 /**

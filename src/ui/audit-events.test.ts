@@ -11,6 +11,8 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('sign-in-refused', 'wrong-code')).toBe('Sign-in refused: wrong two-step code');
   expect(line('password-changed', 'reset-by-link')).toBe('Password reset with a mailed link');
   expect(line('account-changed', 'email, is_admin')).toBe('Details changed: email, role');
+  expect(line('account-changed', 'full_name, made-admin')).toBe('Details changed: name, made an administrator');
+  expect(line('account-changed', 'admin-removed')).toBe('Details changed: no longer an administrator');
   expect(line('account-deleted', 'Tom Temp <tom@example.com>')).toBe('Account deleted: Tom Temp <tom@example.com>');
   expect(line('user-session-revoked')).toBe('A device signed out');
   expect(line('user-session-revoked', 'other-devices:1')).toBe('1 other device signed out');

@@ -6,7 +6,17 @@ const PASSWORD_CHANGES: Record<string, string> = {
   'reset-by-link': 'Password reset with a mailed link',
   'set-by-administrator': 'Password set by an administrator',
 };
-const ACCOUNT_FIELDS: Record<string, string> = { full_name: 'name', email: 'email', username: 'username', phone_number: 'phone', is_admin: 'role', groups: 'groups' };
+const ACCOUNT_FIELDS: Record<string, string> = {
+  full_name: 'name',
+  email: 'email',
+  username: 'username',
+  phone_number: 'phone',
+  'made-admin': 'made an administrator',
+  'admin-removed': 'no longer an administrator',
+  // As events before the role's direction was recorded name it.
+  is_admin: 'role',
+  groups: 'groups',
+};
 
 /** What an audit event says happened, in a line: "Signed in to Grafana", "Sign-in refused: wrong password". */
 export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | 'service'>): string {
