@@ -140,9 +140,9 @@ export class CountedAttempt {
     for (const { key, window_start } of this.counted) await this.throttle.uncount(key, window_start);
   }
 
-  /** It succeeded: `cleared` forgets its earlier failures too (the owner is back), the other keys only this attempt. */
-  async succeed(cleared: string): Promise<void> {
-    for (const { key, window_start } of this.counted) await (key === cleared ? this.throttle.clear(key) : this.throttle.uncount(key, window_start));
+  /** It succeeded: the `cleared` keys forget their earlier failures too (the owner is back), the other keys only this attempt. */
+  async succeed(cleared: readonly string[]): Promise<void> {
+    for (const { key, window_start } of this.counted) await (cleared.includes(key) ? this.throttle.clear(key) : this.throttle.uncount(key, window_start));
   }
 }
 

@@ -104,13 +104,19 @@ describe('password reset by mail', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(8 - RESET_THROTTLE.account.limit);
   });
 
-  it('clears the failed sign-ins of the account, so the new password works at once', async () => {
+  it("clears the failed sign-ins of the account, the minute's and the hour's, so the new password works at once", async () => {
     const user = await registerAndLogin(t.app);
+    for (let minute = 0; minute < 19; minute++) {
+      for (let i = 0; i < 5; i++) expect((await login(user.email, `Wrong-${minute}-${i}`)).status).toBe(401);
+      t.advance(61_000);
+    }
     for (let i = 0; i < 5; i++) expect((await login(user.email, `Wrong-${i}`)).status).toBe(401);
     expect((await login(user.email, user.password)).status).toBe(429);
     await ask(user.email);
     expect((await confirm(await tokenMailedTo(user.email), 'Reset-and-go1')).status).toBe(200);
     expect((await login(user.email, 'Reset-and-go1')).status).toBe(200);
+    t.advance(61_000);
+    expect((await login(user.email, 'Wrong-after')).status, 'the hundred of the hour are forgotten too').toBe(401);
   });
 
   it('mails no link to a disabled account, and sets no password for it with one mailed before', async () => {

@@ -174,6 +174,25 @@ describe('sign-in', () => {
     expect((await from('127.0.0.1', user.password)).status).toBe(429);
   });
 
+  it('allows an account at most 100 wrong passwords an hour, five a minute being 300 (ASVS 2.2.1)', async () => {
+    const user = await registerAndLogin(t.app); // signed in from 127.0.0.1
+    const from = (remoteAddress: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password }, remoteAddress });
+    const elsewhere = (i: number) => `203.0.113.${i % 250}`;
+    // Twenty minutes of five guesses each, from ever new addresses.
+    for (let minute = 0; minute < 20; minute++) {
+      for (let i = 0; i < 5; i++) expect((await from(elsewhere(minute * 5 + i), `Wrong-${minute}-${i}`)).status).toBe(401);
+      t.advance(61_000);
+    }
+    const refused = await from('198.51.100.1', user.password);
+    expect(refused.status, 'a new minute, but the hour has had its hundred').toBe(429);
+    expect(refused.body.error).toBe('Too many failed attempts; try again in 40 minutes');
+    // The owner, where they signed in before, is let in; that forgets only their own address's count.
+    expect((await from('127.0.0.1', user.password)).status).toBe(200);
+    expect((await from('198.51.100.1', user.password)).status).toBe(429);
+    t.advance(40 * 60_000);
+    expect((await from('198.51.100.1', user.password)).status, 'the hour is over').toBe(200);
+  });
+
   it("clears an account's failures when it signs in", async () => {
     const user = await registerAndLogin(t.app);
     const attempt = (password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } });
