@@ -58,6 +58,9 @@ export class AppError extends Error {
   static twoStepOff() {
     return new AppError(409, 'Two-step sign-in is off; turn it on to get recovery codes');
   }
+  static twoStepNeedsVerifiedEmail() {
+    return new AppError(409, 'Verify your email before turning on two-step sign-in');
+  }
   static twoStepAlreadyOn() {
     return new AppError(409, 'Two-step sign-in is already on');
   }

@@ -190,6 +190,16 @@ export class AccountsService {
     for (const [key] of keys.flatMap(perMinuteAndHour)) await this.throttle.reset(key);
   }
 
+  /**
+   * After a reset by mail of an account whose email was never proved: it may have been someone
+   * else's registration of the address, and a second step they set up would keep the mailbox's
+   * owner out still. Answers whether one was turned off.
+   */
+  async dropUnprovenSecondStep(user: UserRow): Promise<boolean> {
+    if (user.email_verified === 1) return false;
+    return (await this.authenticatorApps.turnOff(user, 'self')).wasOn;
+  }
+
   /** The sign-in itself, its attempt counted: taken back unless a password or code was wrong. */
   private async signIn(email: string, password: string, code: string | undefined, client: ClientInfo, attempt: CountedAttempt, accountKeys: string[]): Promise<LoginResponse> {
     const user = await this.users.findByEmail(email);

@@ -58,8 +58,11 @@ export class PasswordResets {
     if (delivery.outboxFile) this.options.log.info({ userId: user.id, file: delivery.outboxFile }, 'no SMTP_URL: the password reset mail was written to the outbox');
   }
 
-  /** Sets the new password of the link's account, which is then signed out everywhere; answers the account's ID. */
-  async confirm(token: string, password: string): Promise<string> {
+  /**
+   * Sets the new password of the link's account, which is then signed out everywhere; answers the
+   * account's ID, and whether a second step set up before the email was proved was turned off.
+   */
+  async confirm(token: string, password: string): Promise<{ userId: string; twoStepOff: boolean }> {
     // Used up, in one statement, before the password is set: of two tabs sending the same link, one wins.
     const used = await this.db.deleteFrom('password_resets').where('token_hash', '=', hashToken(token)).where('expires_at', '>', this.clock()).returning('user_id').executeTakeFirst();
     if (!used) throw AppError.resetLinkInvalid();
@@ -70,6 +73,6 @@ export class PasswordResets {
     await this.accounts.setPassword(user.id, password, 'reset-by-link');
     // Whoever holds the mailbox may sign in again at once, even after failed guesses.
     await this.accounts.forgetFailedSignIns(user.email);
-    return user.id;
+    return { userId: user.id, twoStepOff: await this.accounts.dropUnprovenSecondStep(user) };
   }
 }

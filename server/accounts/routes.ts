@@ -65,8 +65,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.post('/api/v1/auth/password-reset/confirm', { schema: { body: passwordResetConfirmSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    const userId = await services.passwordResets.confirm(request.body.token, request.body.password);
+    const { userId, twoStepOff } = await services.passwordResets.confirm(request.body.token, request.body.password);
     await services.audit.record({ kind: 'password-changed', userId, detail: 'reset-by-link' satisfies PasswordChange }, { ...requestSource(request), actorId: userId });
+    if (twoStepOff) await services.audit.record({ kind: 'two-step-off', userId }, { ...requestSource(request), actorId: userId });
     return {};
   });
 

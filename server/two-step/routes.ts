@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { newRecoveryCodesSchema, recoveryCodesSchema, twoStepSetupSchema, twoStepStatusSchema, twoStepTurnedOnSchema, twoStepTurnOffSchema, twoStepTurnOnSchema } from '../../contract/two-step';
+import { AppError } from '../errors';
 import type { Services } from '../services';
+import type { SignedInUser } from '../sessions/user-sessions-repository';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
 
@@ -14,11 +16,21 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     return authenticatorApps.status(request.auth!.userId);
   });
 
+  /**
+   * Until the email is proved, the account may be someone else's registration of that address: an
+   * app set up then would keep the mailbox's owner out even after a reset by mail.
+   */
+  const mustHaveVerifiedEmail = (user: SignedInUser) => {
+    if (user.email_verified !== 1) throw AppError.twoStepNeedsVerifiedEmail();
+  };
+
   app.post('/api/v1/auth/two-step/setup', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: twoStepSetupSchema, ...errors } } }, async (request, reply) => {
+    mustHaveVerifiedEmail(request.auth!.user);
     return authenticatorApps.setup(request.auth!.user.email);
   });
 
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {
+    mustHaveVerifiedEmail(request.auth!.user);
     // The password first, as for turning it off: a stolen session alone cannot enrol an app of its own.
     await accounts.provePassword(request.auth!, request.body.current_password, request.ip);
     const turnedOn = await authenticatorApps.turnOn(request.auth!.user, request.body.secret, request.body.code);

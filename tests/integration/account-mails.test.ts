@@ -119,6 +119,23 @@ describe('password reset by mail', () => {
     expect((await login(user.email, 'Wrong-after')).status, 'the hundred of the hour are forgotten too').toBe(401);
   });
 
+  it("turns off a second step set up before the email was proved: the mailbox's holder gets in; a proved owner's second step stays", async () => {
+    const squatted = await registerAndLogin(t.app);
+    const owned = await registerAndLogin(t.app);
+    await proveEmail(t.db, owned.id);
+    // Set up as before the rule that an unproved address takes no second step.
+    const now = t.app.services.clock();
+    await t.db.insertInto('authenticator_apps').values([squatted, owned].map((user) => ({ user_id: user.id, secret: 'A'.repeat(32), last_used_step: 0, created_at: now }))).execute();
+    for (const user of [squatted, owned]) {
+      await ask(user.email);
+      expect((await confirm(await tokenMailedTo(user.email), 'Reset-and-go1')).status).toBe(200);
+    }
+    expect((await login(squatted.email, 'Reset-and-go1')).status).toBe(200);
+    expect((await login(owned.email, 'Reset-and-go1')).body).toEqual({ error: 'Enter the 6-digit code from your authenticator app', field: 'code' });
+    const turnedOff = await t.db.selectFrom('audit_events').select(['user_id', 'actor_id']).where('kind', '=', 'two-step-off').execute();
+    expect(turnedOff).toEqual([{ user_id: squatted.id, actor_id: squatted.id }]);
+  });
+
   it('mails no link to a disabled account, and sets no password for it with one mailed before', async () => {
     const admin = await registerAndLogin(t.app);
     const user = await registerAndLogin(t.app);

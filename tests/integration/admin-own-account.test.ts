@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, callsWith, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, callsWith, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -15,6 +15,7 @@ const PERSONAL_INFO = 'Change your own password or two-step sign-in from Persona
 const as = (token: string) => callsWith(t.app, token);
 
 async function turnOnTwoStep(): Promise<string> {
+  await proveEmail(t.db, admin.id);
   const secret = (await as(admin.access).post('/api/v1/auth/two-step/setup', {})).body.secret as string;
   const code = totpCode(secret, totpStep(t.app.services.clock()));
   expect((await as(admin.access).put('/api/v1/auth/two-step', { secret, code, current_password: admin.password })).status).toBe(200);

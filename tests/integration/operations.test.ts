@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runTs } from '../support/server-process';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 
 let t: TestApp;
@@ -77,6 +77,7 @@ it('serves Prometheus metrics only when METRICS=true, counting routes and sign-i
   await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-pass1' } });
   await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
   // With two-step sign-in on, the answer asking for the code is not a failed sign-in.
+  await proveEmail(t.db, user.id);
   const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
   await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())), current_password: user.password } });
   expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.field).toBe('code');

@@ -8,7 +8,7 @@ import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
 import { LOGIN_THROTTLE } from '../../server/accounts/accounts-service';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 // The filter README's "Banning addresses that guess" tells people to install.
 const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
@@ -54,6 +54,7 @@ it('logs every refused sign-in with its address and reason, which fail2ban reads
   await signIn('203.0.113.1', { email: ada.email, password: 'Wrong-pass1' });
   await signIn('203.0.113.2', { email: 'nobody@example.com', password: 'Typed-here1' });
 
+  await proveEmail(t.db, ada.id);
   const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: ada.access })).body.secret as string;
   await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: ada.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())), current_password: ada.password } });
   expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password })).body.field).toBe('code'); // asked, not refused

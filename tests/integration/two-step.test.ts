@@ -20,6 +20,7 @@ const codeFor = (secret: string, steps = 0) => totpCode(secret, totpStep(t.app.s
 
 /** Turns it on as a person would, and answers with the app's secret; `recoveryCodes` gets the codes shown. */
 async function turnOn(user: User, recoveryCodes: string[] = []): Promise<string> {
+  await proveEmail(t.db, user.id);
   const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
   expect(setup.status).toBe(200);
   const secret = setup.body.secret as string;
@@ -35,6 +36,12 @@ describe('two-step sign-in', () => {
   it('is off until a code made from the set-up secret turns it on; then sign-in asks for a code', async () => {
     const user = await registerAndLogin(t.app);
     expect((await status(user)).body).toEqual({ enabled: false, since: null, recovery_codes_left: 0 });
+    // Not before the email is proved: the account may be someone else's registration of that address.
+    const unproved = { error: 'Verify your email before turning on two-step sign-in' };
+    expect(await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).toMatchObject({ status: 409, body: unproved });
+    const picked = 'A'.repeat(32);
+    expect(await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: picked, code: codeFor(picked), current_password: user.password } })).toMatchObject({ status: 409, body: unproved });
+    await proveEmail(t.db, user.id);
     const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
     const secret = setup.body.secret as string;
 
@@ -101,6 +108,7 @@ describe('two-step sign-in', () => {
 
   it('turns on only with the current password too, as turning off does: a session alone cannot enrol an app (ASVS 3.7.1)', async () => {
     const user = await registerAndLogin(t.app);
+    await proveEmail(t.db, user.id);
     const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
     const turnOn = (body: Record<string, unknown>) => call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret), ...body } });
 
