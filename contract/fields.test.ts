@@ -27,6 +27,15 @@ describe('one-line text fields', () => {
     expect(name.parse('Jean\u00a0Dupont')).toBe('Jean\u00a0Dupont'); // a no-break space is a space
     expect(messages(name, '   ')).toEqual(['Full name is required']);
   });
+
+  it('refuse text that shows nothing, but take names with joiners, marks and emoji in them', () => {
+    for (const blank of ['\u200b', '\u00ad', '\ufeff', '\u3164', '\u115f\u1160', '\u2800', '\u0301', '\u200d \u200c', '\u2060\u3000']) {
+      expect(messages(name, blank), JSON.stringify(blank)).toEqual(['Full name is required']);
+    }
+    for (const shown of ['Zoe\u0301', 'Ana\u00adMaria', '\u0646\u0627\u200c\u0645', '\ud83d\udc68\u200d\ud83d\udcbb Sam', '\u2764']) {
+      expect(messages(name, shown), JSON.stringify(shown)).toEqual([]);
+    }
+  });
 });
 
 describe('multi-line text fields', () => {

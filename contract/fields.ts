@@ -29,13 +29,21 @@ export function requiredMultilineText(label: string, max = 200) {
   return textWithout(UNSAFE_IN_TEXTAREA, `${label} must not contain control characters other than line breaks and tabs`, label, max);
 }
 
+/**
+ * What shows nothing: format characters (zero-width space, soft hyphen, BOM), separators, marks with
+ * nothing to mark, and the Hangul fillers and braille blank, letters and symbols that are blank.
+ */
+const SHOWS_NOTHING = /[\p{Cf}\p{Z}\p{M}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+
 function textWithout(unsafe: RegExp, refused: string, label: string, max: number) {
   const required = `${label} is required`;
   return z
     .string({ error: required })
     .refine((value) => !unsafe.test(value), refused)
     .trim()
-    .min(1, required)
+    .min(1, { error: required, abort: true })
+    // A name of zero-width spaces alone would greet "Welcome, " and list a blank in every table.
+    .refine((value) => value.replace(SHOWS_NOTHING, '').trim() !== '', required)
     .max(max, `${label} must be at most ${max} characters long`);
 }
 
