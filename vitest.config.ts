@@ -18,6 +18,7 @@ export default defineConfig({
     // Both cores (the default leaves one idle): most tests wait on SQLite, PostgreSQL or a
     // child process, so two files at once cut the run by about a third.
     maxWorkers: 2,
+    globalSetup: ['tests/support/compile-test-server.ts'],
     projects: [
       { test: { name: 'unit', include: ['contract/**/*.test.ts', 'server/**/*.test.ts'] } },
       {

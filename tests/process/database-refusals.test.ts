@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
-import { freePort, runTs } from '../support/server-process';
+import { freePort, runTs, TEST_SERVER_BUNDLE } from '../support/server-process';
 
 const dataDirs: string[] = [];
 afterAll(() => {
@@ -42,7 +42,7 @@ const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : {};
 async function refusal(env: Record<string, string>) {
   const web = newDataDir();
   chmodSync(web, 0o755);
-  const run = runTs('server/main.ts', [], { HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn', STATIC_DIR: web, ...env }, undefined, [], unprivileged);
+  const run = runTs(TEST_SERVER_BUNDLE, [], { HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn', STATIC_DIR: web, ...env }, undefined, [], unprivileged);
   const code = await Promise.race([run.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 45_000).unref())]);
   if (code === 'still running') run.child.kill('SIGKILL');
   return { code, lines: (run.stdout() + run.stderr()).trim().split('\n') };

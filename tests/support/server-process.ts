@@ -2,8 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer } from '../../scripts/build-server.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The server as `npm start` runs it, compiled once per test run (`compileTestServer`, from the
+ * test runners' global setup): started from TypeScript through tsx, each start took a second or
+ * more of transpiling on a slow VM, and the suites start it some 60 times.
+ */
+export const TEST_SERVER_BUNDLE = 'build/test-server/main.js';
+export const compileTestServer = () => buildServer(path.join(repoRoot, TEST_SERVER_BUNDLE));
 
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -41,8 +50,8 @@ export function runTs(entry: string, args: string[], env: Record<string, string>
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** Starts the real server (server/main.ts) as its own process and waits until it answers. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 90_000, nodeArgs: string[] = [], entry = 'server/main.ts'): Promise<ServerProcess> {
+/** Starts the real server (compiled, see TEST_SERVER_BUNDLE) as its own process and waits until it answers. */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 90_000, nodeArgs: string[] = [], entry = TEST_SERVER_BUNDLE): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const run = runTs(entry, [], { HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'warn', ...env, PORT: String(port) }, undefined, nodeArgs);
