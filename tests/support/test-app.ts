@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
@@ -16,7 +17,8 @@ export type TestApp = {
 
 /** A whole app on its own fresh database, with a clock the test controls. */
 export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer'> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  // On PostgreSQL a copy of the project's migrated template (postgres-template.ts); migrating it again finds nothing to do.
+  const database = await createTestDatabase(undefined, inject('postgresTemplate'));
   const { db } = await openTestDatabase(database);
   const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });
   let now = Date.now();

@@ -10,8 +10,9 @@ export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://p
 export type TestDatabase = {
   kind: 'sqlite' | 'postgres';
   dataDir: string;
-  /** Set for PostgreSQL: the DATABASE_URL of this test's own database. */
+  /** Set for PostgreSQL: the DATABASE_URL of this test's own database, and its name. */
   databaseUrl: string | undefined;
+  name?: string;
   drop(): Promise<void>;
 };
 
@@ -27,20 +28,24 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** A fresh, empty database of the kind this test project runs on, unless told (and a data directory). */
-export async function createTestDatabase(kind = testDatabaseKind()): Promise<TestDatabase> {
+/**
+ * A fresh database of the kind this test project runs on, unless told (and a data directory):
+ * empty, or on PostgreSQL a copy of `template`.
+ */
+export async function createTestDatabase(kind = testDatabaseKind(), template?: string): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-test-'));
   if (kind === 'sqlite') {
     return { kind: 'sqlite', dataDir, databaseUrl: undefined, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `hg_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await adminQuery(`create database ${name}`);
+  await adminQuery(`create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
     kind: 'postgres',
     dataDir,
     databaseUrl: url.toString(),
+    name,
     drop: async () => {
       await adminQuery(`drop database if exists ${name} with (force)`);
       rmSync(dataDir, { recursive: true, force: true });
