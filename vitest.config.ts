@@ -36,8 +36,8 @@ export default defineConfig({
       { test: { name: 'process', include: ['tests/process/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
       // Two server processes on one PostgreSQL database.
       { test: { name: 'replicas', include: ['tests/replicas/**/*.test.ts'], env: { TEST_DATABASE: 'postgres' }, testTimeout: 60_000, hookTimeout: 90_000 } },
-      { test: { name: 'sqlite', include: integration, env: { TEST_DATABASE: 'sqlite' }, testTimeout: 30_000, hookTimeout: 60_000 } },
-      { test: { name: 'postgres', include: integration, env: { TEST_DATABASE: 'postgres' }, globalSetup: ['tests/support/postgres-template.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'sqlite', include: integration, env: { TEST_DATABASE: 'sqlite' }, globalSetup: ['tests/support/template-database.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'postgres', include: integration, env: { TEST_DATABASE: 'postgres' }, globalSetup: ['tests/support/template-database.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
   },
 });

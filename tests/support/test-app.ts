@@ -17,8 +17,8 @@ export type TestApp = {
 
 /** A whole app on its own fresh database, with a clock the test controls. */
 export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer'> = {}): Promise<TestApp> {
-  // On PostgreSQL a copy of the project's migrated template (postgres-template.ts); migrating it again finds nothing to do.
-  const database = await createTestDatabase(undefined, inject('postgresTemplate'));
+  // A copy of the project's template (template-database.ts): migrating it again finds nothing to do.
+  const database = await createTestDatabase(undefined, inject('templateDatabase'));
   const { db } = await openTestDatabase(database);
   const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });
   let now = Date.now();

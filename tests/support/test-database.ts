@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type OpenedDatabase } from '../../server/db/database';
+import { migrateToLatest, openDatabase, sqliteFile, type OpenedDatabase } from '../../server/db/database';
 
 /** The PostgreSQL server tests use; each test database is created on it and dropped after. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -10,9 +10,10 @@ export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://p
 export type TestDatabase = {
   kind: 'sqlite' | 'postgres';
   dataDir: string;
-  /** Set for PostgreSQL: the DATABASE_URL of this test's own database, and its name. */
+  /** Set for PostgreSQL: the DATABASE_URL of this test's own database. */
   databaseUrl: string | undefined;
-  name?: string;
+  /** What another test database may be made a copy of (createTestDatabase's `template`): the SQLite file, or the PostgreSQL database's name. */
+  template: string;
   drop(): Promise<void>;
 };
 
@@ -30,12 +31,13 @@ async function adminQuery(sql: string): Promise<void> {
 
 /**
  * A fresh database of the kind this test project runs on, unless told (and a data directory):
- * empty, or on PostgreSQL a copy of `template`.
+ * empty, or a copy of another's `template`.
  */
 export async function createTestDatabase(kind = testDatabaseKind(), template?: string): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-test-'));
   if (kind === 'sqlite') {
-    return { kind: 'sqlite', dataDir, databaseUrl: undefined, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    if (template) copyFileSync(template, sqliteFile(dataDir));
+    return { kind: 'sqlite', dataDir, databaseUrl: undefined, template: sqliteFile(dataDir), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `hg_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   await adminQuery(`create database ${name}${template ? ` template ${template}` : ''}`);
@@ -45,7 +47,7 @@ export async function createTestDatabase(kind = testDatabaseKind(), template?: s
     kind: 'postgres',
     dataDir,
     databaseUrl: url.toString(),
-    name,
+    template: name,
     drop: async () => {
       await adminQuery(`drop database if exists ${name} with (force)`);
       rmSync(dataDir, { recursive: true, force: true });
