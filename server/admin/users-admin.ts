@@ -36,11 +36,18 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   groups: readGroups(row.groups),
 });
 
-/** The audit log's account-changed detail: what an edit changed, by field name ("email, is_admin"); null when nothing. */
+/**
+ * The audit log's account-changed detail: what an edit changed, by field name ("full_name, groups");
+ * null when nothing. An email names the old address and the new ("email:old@x.lan:new@x.lan", no
+ * email holds a colon), and the role which way it went: the log then tells who had which address
+ * and who was an administrator when.
+ */
 export function changedAccountFields(before: AdminUserDetail, after: AdminUserDetail): string | null {
   const fields = (['full_name', 'email', 'username', 'phone_number', 'is_admin', 'groups'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-  // Which way the role went: a review of the log rebuilds who was an administrator when.
-  const named = fields.map((field) => (field === 'is_admin' ? (after.is_admin ? 'made-admin' : 'admin-removed') : field));
+  const named = fields.map((field) => {
+    if (field === 'is_admin') return after.is_admin ? 'made-admin' : 'admin-removed';
+    return field === 'email' ? `email:${before.email}:${after.email}` : field;
+  });
   return named.length ? named.join(', ') : null;
 }
 

@@ -13,6 +13,7 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('account-changed', 'email, is_admin')).toBe('Details changed: email, role');
   expect(line('account-changed', 'full_name, made-admin')).toBe('Details changed: name, made an administrator');
   expect(line('account-changed', 'admin-removed')).toBe('Details changed: no longer an administrator');
+  expect(line('account-changed', 'full_name, email:ann@x.lan:ann@y.lan')).toBe('Details changed: name, email (ann@x.lan → ann@y.lan)');
   expect(line('account-deleted', 'Tom Temp <tom@example.com>')).toBe('Account deleted: Tom Temp <tom@example.com>');
   expect(line('user-session-revoked')).toBe('A device signed out');
   expect(line('user-session-revoked', 'other-devices:1')).toBe('1 other device signed out');

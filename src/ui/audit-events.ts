@@ -18,6 +18,13 @@ const ACCOUNT_FIELDS: Record<string, string> = {
   groups: 'groups',
 };
 
+/** One field of an account-changed event: "email:old:new" names both addresses (no email holds a colon). */
+function changedField(field: string): string {
+  const [name, from, to] = field.split(':');
+  if (name === 'email' && from && to) return `email (${from} → ${to})`;
+  return ACCOUNT_FIELDS[field] ?? field;
+}
+
 /** What an audit event says happened, in a line: "Signed in to Grafana", "Sign-in refused: wrong password". */
 export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | 'service'>): string {
   const detail = event.detail ?? '';
@@ -44,7 +51,7 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       if (detail === 'registered') return 'Registered';
       return detail === 'administrator' ? 'Account created, as an administrator' : 'Account created';
     case 'account-changed':
-      return `Details changed: ${detail.split(', ').map((field) => ACCOUNT_FIELDS[field] ?? field).join(', ')}`;
+      return `Details changed: ${detail.split(', ').map(changedField).join(', ')}`;
     case 'account-disabled':
       return 'Account disabled';
     case 'account-enabled':

@@ -79,15 +79,16 @@ describe('the audit log', () => {
     expect((await admin('PUT', `/api/v1/admin/users/${tom}/status`, { disabled: true })).status).toBe(200);
     expect((await admin('PUT', `/api/v1/admin/users/${tom}/status`, { disabled: true })).status, 'nor one asking for the state it is in').toBe(200);
     expect((await admin('PUT', `/api/v1/admin/users/${tom}/status`, { disabled: false })).status).toBe(200);
-    expect((await admin('PUT', `/api/v1/admin/users/${tom}`, { ...edit, full_name: 'Tom Later', groups: ['family'] })).status).toBe(200);
+    expect((await admin('PUT', `/api/v1/admin/users/${tom}`, { ...edit, full_name: 'Tom Later', email: 'tom.l@oidc.test', groups: ['family'] })).status).toBe(200);
     expect((await admin('DELETE', `/api/v1/admin/users/${tom}`)).status).toBe(200);
 
     const tomsEvents = await adminLog(`&user_id=${tom}`);
     expect(kinds(tomsEvents)).toEqual([
-      'account-deleted: Tom Later <tom@oidc.test>', 'account-changed: full_name, admin-removed', 'account-enabled', 'account-disabled', 'password-changed: set-by-administrator', 'account-changed: made-admin, groups', 'account-created',
+      'account-deleted: Tom Later <tom.l@oidc.test>', 'account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed', 'account-enabled', 'account-disabled', 'password-changed: set-by-administrator', 'account-changed: made-admin, groups', 'account-created',
     ]);
     expect(tomsEvents.every((event) => event.user === null && event.actor?.full_name === 'Admin')).toBe(true);
-    expect(kinds(await adminLog('&search=TOM@oidc')), 'a deleted account is found by the line that names it').toEqual(['account-deleted: Tom Later <tom@oidc.test>']);
+    expect(kinds(await adminLog('&search=TOM.L@oidc')), 'a deleted account is found by the line that names it').toEqual(['account-deleted: Tom Later <tom.l@oidc.test>', 'account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed']);
+    expect(kinds(await adminLog('&search=tom@oidc')), 'and by the address it had before').toEqual(['account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed']);
 
     // A service, and a person signing in to it.
     const service = await f.createService({ name: 'Gitea' });
