@@ -34,6 +34,9 @@ export type TokenResponse = {
 
 const allowsRefresh = (service: ApiServiceRow) => (JSON.parse(service.grant_types) as string[]).includes('refresh_token');
 
+/** A service session ends SESSION_MAX_AGE after the sign-in it came from, however much it is refreshed. */
+export const serviceSignInEnd = (authTime: number, sessionMaxAgeSeconds: number): number => authTime + sessionMaxAgeSeconds * 1000;
+
 /** The token endpoint's grants, for an already authenticated client. */
 export class TokenEndpoint {
   constructor(
@@ -141,9 +144,8 @@ export class TokenEndpoint {
     return this.response(tokens, idToken, scopes, now);
   }
 
-  /** A service session ends SESSION_MAX_AGE after the sign-in it came from, however much it is refreshed. */
   private signInEnd(authTime: number): number {
-    return authTime + this.policy.sessionMaxAgeSeconds * 1000;
+    return serviceSignInEnd(authTime, this.policy.sessionMaxAgeSeconds);
   }
 
   private response(tokens: IssuedTokens, idToken: string, scopes: string[], now: number): TokenResponse {

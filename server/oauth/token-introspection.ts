@@ -2,6 +2,7 @@ import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';
 import { userOf, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
+import { serviceSignInEnd } from './token-endpoint';
 import { claimsFor } from './token-issuer';
 
 export type LiveToken = TokenInContext & { scopes: string[] };
@@ -25,7 +26,7 @@ export class TokenIntrospection {
   async live(token: string): Promise<LiveToken | undefined> {
     const now = this.clock();
     const row = await this.serviceSessions.findTokenInContext(token);
-    if (!row || row.expires_at <= now || row.used_at !== null || row.auth_time + this.sessionMaxAgeSeconds * 1000 <= now) return undefined;
+    if (!row || row.expires_at <= now || row.used_at !== null || serviceSignInEnd(row.auth_time, this.sessionMaxAgeSeconds) <= now) return undefined;
     if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1) return undefined;
     return { ...row, scopes: row.scope.split(' ') };
   }
