@@ -34,12 +34,11 @@ export default defineConfig({
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     },
-    // A failed test keeps its trace: actions, network, console and DOM snapshots. In CI without
-    // the screencast, which took a fifth of the end-to-end time on 2026-12-01
-    // (sign-in-and-register.spec.ts: 70 s with it, 55 s without; the DOM snapshots cost as much
-    // again, but the network log goes with them, and it is what found the races so far). A
-    // failure's screenshot stands in for the screencast.
-    trace: process.env.CI ? { mode: 'retain-on-failure', screenshots: false } : 'retain-on-failure',
+    // Locally, a failed test keeps its trace: actions, network, console and DOM snapshots, which
+    // found the races so far. Not in CI: its clone is thrown away unread, and recording every test
+    // cost CPU the tests wait for (admin-users and oidc-consent, 2026-12-04: Chromium's browser
+    // process and the test workers used 55 s of CPU with traces, 27 s without).
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
   webServer: {

@@ -23,6 +23,7 @@ test('two accounts on one device: pick, switch (seen by another tab without relo
   await other.goto('/');
   await expect(other.getByRole('heading', { name: `Welcome, ${bob.name}` })).toBeVisible();
 
+  await tab.bringToFront();
   await tab.getByRole('button', { name: 'Account menu' }).click();
   await tab.getByRole('menuitem', { name: 'Switch account' }).click();
   const saved = tab.getByRole('list', { name: 'Saved accounts' });

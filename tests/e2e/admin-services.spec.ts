@@ -88,6 +88,7 @@ test('an administrator creates a service, downloads its credentials, disables, e
   const other = await page.context().newPage();
   await other.goto(consent);
   await expect(other.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
+  await page.bringToFront();
   await page.getByRole('button', { name: 'Enable' }).click();
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
   await other.goto(consent);

@@ -134,6 +134,7 @@ test.describe('a new deployed version', () => {
     const worker = path.join(webRoot, 'sw.js');
     appendFileSync(worker, '\n// a new release\n');
     writeCompressedTwins(worker);
+    await page.bringToFront();
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
     const prompt = page.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
     await expect(prompt).toBeVisible();
@@ -148,6 +149,7 @@ test.describe('a new deployed version', () => {
     expect(firstWorker).toMatch(/\/sw\.js$/);
 
     // The other tab's prompt, clicked after the first applied the update, reloads that tab too.
+    await otherTab.bringToFront();
     const otherPrompt = otherTab.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
     await otherPrompt.getByRole('button', { name: 'Reload to update' }).click();
     await expect(otherPrompt).toBeHidden();
@@ -155,6 +157,7 @@ test.describe('a new deployed version', () => {
     expect(await otherTab.evaluate(() => 'oldCode' in window)).toBe(false);
 
     // Later puts the prompt away, in the tab it was clicked in.
+    await thirdTab.bringToFront();
     const thirdPrompt = thirdTab.getByRole('alert').filter({ hasText: 'A new version of Home Guard is available.' });
     await expect(thirdPrompt).toBeVisible();
     await checkScreen(thirdTab, 'update-prompt');

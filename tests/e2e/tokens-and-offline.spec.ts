@@ -130,6 +130,7 @@ test('a refused refresh (session revoked) removes the account and sends every ta
     await expect(tab.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
     await expect(tab.getByLabel('Email')).toHaveValue(person.email);
   }
+  await first.bringToFront();
   await checkScreen(first, 'sign-in-session-ended');
   expect(await savedAccounts(first)).toBe(0);
 
@@ -141,6 +142,7 @@ test('a refused refresh (session revoked) removes the account and sends every ta
   await first.getByRole('button', { name: 'Account menu' }).click();
   await first.getByRole('menuitem', { name: 'Switch account' }).click(); // every tab follows to the picker
   for (const tab of [first, second]) {
+    await tab.bringToFront();
     await tab.getByText('Add new account').click();
     await expect(tab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     await expect(tab.getByText('You were signed out of')).toBeHidden();
