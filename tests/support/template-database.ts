@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { SigningKeys } from '../../server/keys/signing-keys';
-import { createTestDatabase, openTestDatabase, testDatabaseKind } from './test-database';
+import { createTestDatabase, dropWithCopies, openTestDatabase, testDatabaseKind } from './test-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,5 +22,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new SigningKeys(db, Date.now).ensure();
   await db.destroy();
   project.provide('templateDatabase', template.template);
-  return () => template.drop();
+  return () => dropWithCopies(template);
 }

@@ -4,6 +4,7 @@ import { buildApp, type AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import type { Services } from '../../server/services';
+import { keepForNextTest, rememberTemplate, takeSpareDatabase } from './spare-databases';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from './test-database';
 
 export type TestApp = {
@@ -17,9 +18,11 @@ export type TestApp = {
 
 /** A whole app on its own fresh database, with a clock the test controls. */
 export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer'> = {}): Promise<TestApp> {
-  // A copy of the project's template (template-database.ts): migrating it again finds nothing to do.
-  const database = await createTestDatabase(undefined, inject('templateDatabase'));
+  // A copy of the project's template (template-database.ts), or on PostgreSQL one an earlier test
+  // emptied back to it (spare-databases.ts): migrating it again finds nothing to do.
+  const database = takeSpareDatabase() ?? (await createTestDatabase(undefined, inject('templateDatabase')));
   const { db } = await openTestDatabase(database);
+  await rememberTemplate(database, db);
   const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });
   let now = Date.now();
   const app = await buildApp(config, { db, clock: () => now, logger: false, ...options });
@@ -33,8 +36,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
     },
     close: async () => {
       await app.close();
+      const kept = await keepForNextTest(database, db);
       await db.destroy();
-      await database.drop();
+      if (!kept) await database.drop();
     },
   };
 }

@@ -19,40 +19,53 @@ export type TestDatabase = {
 
 export const testDatabaseKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
 
-async function adminQuery(sql: string): Promise<void> {
+async function adminQuery(sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql, values)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** Drops a PostgreSQL database and the copies of it still there: kept for reuse, or left by a test that never closed its app. */
+export async function dropWithCopies(database: TestDatabase): Promise<void> {
+  if (database.kind === 'postgres') {
+    const copies = await adminQuery(`select datname from pg_database where starts_with(datname, $1)`, [`${database.template}_`]);
+    for (const copy of copies) await adminQuery(`drop database if exists ${String(copy.datname)} with (force)`);
+  }
+  await database.drop();
 }
 
 /**
  * A fresh database of the kind this test project runs on, unless told (and a data directory):
  * empty, or a copy of another's `template`.
  */
+export const newDataDir = () => mkdtempSync(path.join(os.tmpdir(), 'hg-test-'));
+
 export async function createTestDatabase(kind = testDatabaseKind(), template?: string): Promise<TestDatabase> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-test-'));
+  const dataDir = newDataDir();
   if (kind === 'sqlite') {
     if (template) copyFileSync(template, sqliteFile(dataDir));
     return { kind: 'sqlite', dataDir, databaseUrl: undefined, template: sqliteFile(dataDir), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `hg_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  // A copy is named after its template: the template's teardown drops the copies left (spare-databases.ts).
+  const name = `${template ?? `hg_test_${process.pid}`}_${Math.random().toString(36).slice(2, 10)}`;
   await adminQuery(`create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
-  return {
+  const database: TestDatabase = {
     kind: 'postgres',
     dataDir,
     databaseUrl: url.toString(),
     template: name,
     drop: async () => {
       await adminQuery(`drop database if exists ${name} with (force)`);
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(database.dataDir, { recursive: true, force: true }); // a reused database has a new one
     },
   };
+  return database;
 }
 
 /** Opens and migrates a test database. */
