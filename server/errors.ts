@@ -37,6 +37,9 @@ export class AppError extends Error {
   static nulCharacter() {
     return new AppError(400, 'The request contains a NUL character, which no field accepts');
   }
+  static commonPassword() {
+    return new AppError(400, 'This password is one of the most common, which guessers try first; choose another', 'password');
+  }
   static currentPasswordWrong() {
     return new AppError(400, 'The current password is wrong', 'current_password');
   }

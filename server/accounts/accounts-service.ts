@@ -19,6 +19,7 @@ import { isThrottled, type CountedAttempt, type FailureThrottle, type ThrottleRu
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
 import { isUniqueViolation, isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
+import { refuseCommonPassword } from './common-passwords';
 
 /**
  * Wrong passwords allowed per account, and per client address, before sign-in is refused for a
@@ -116,6 +117,7 @@ export class AccountsService {
     const closed = this.options.registration === 'closed' && !as.bypassClosedRegistration;
     // Refused before the password is hashed; decided again as the account is written (a race to be first).
     if (closed && (await this.users.adminExists())) throw AppError.registrationClosed();
+    refuseCommonPassword(input.password);
     if (await this.users.findByEmail(input.email)) throw AppError.emailTaken();
     const id = randomUUID();
     const passwordHash = await hashPassword(input.password);
@@ -305,6 +307,7 @@ export class AccountsService {
    * 2.1.5, 2.1.6). Wrong guesses are throttled as sign-ins are; their other sessions and their services' sessions end.
    */
   async changePassword(auth: Authenticated, currentPassword: string, password: string, ip: string | undefined): Promise<void> {
+    refuseCommonPassword(password); // before the current one is judged, which forgives failed guesses
     await this.provePassword(auth, currentPassword, ip);
     await this.setPassword(auth.userId, password, 'changed', auth.sessionId);
   }
@@ -331,6 +334,7 @@ export class AccountsService {
    * session (ASVS 3.3.3: whoever had the old password keeps no service either), and tells the owner by mail.
    */
   async setPassword(userId: string, password: string, how: PasswordChange, keepSessionId?: string): Promise<void> {
+    refuseCommonPassword(password);
     await this.users.setPasswordHash(userId, await hashPassword(password), this.clock());
     await this.sessions.revokeAllForUser(userId, keepSessionId);
     // After the user sessions: a code asked for from one of them can then no longer open a service session.

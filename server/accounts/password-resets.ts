@@ -8,6 +8,7 @@ import { hashToken, newOpaqueToken } from '../sessions/tokens';
 import { addressBlock } from '../throttle/address-block';
 import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
 import type { AccountsService } from './accounts-service';
+import { refuseCommonPassword } from './common-passwords';
 import { normaliseEmail, type UsersRepository } from './users-repository';
 
 export const RESET_LINK_MINUTES = 30;
@@ -63,6 +64,7 @@ export class PasswordResets {
    * account's ID, and whether a second step set up before the email was proved was turned off.
    */
   async confirm(token: string, password: string): Promise<{ userId: string; twoStepOff: boolean }> {
+    refuseCommonPassword(password); // before the link is used up: it may be tried again with another
     // Used up, in one statement, before the password is set: of two tabs sending the same link, one wins.
     const used = await this.db.deleteFrom('password_resets').where('token_hash', '=', hashToken(token)).where('expires_at', '>', this.clock()).returning('user_id').executeTakeFirst();
     if (!used) throw AppError.resetLinkInvalid();

@@ -178,6 +178,16 @@ test('registration validation messages and server errors', async ({ page }) => {
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByRole('alert')).toHaveText('Failed to create an account. Email is already registered');
 
+  // A password the rules accept but guessers try first (ASVS 2.1.7).
+  await page.getByLabel('Email').fill(newPerson('common').email);
+  await password.fill('Password1');
+  await page.getByLabel('Repeat password').fill('Password1');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Failed to create an account. This password is one of the most common, which guessers try first; choose another');
+  await checkScreen(page, 'register-common-password');
+  await password.fill('Good-password1');
+  await page.getByLabel('Repeat password').fill('Good-password1');
+
   // No answer at all (the connection failed) has its own words (spec §8).
   await page.context().route('**/api/v1/register', (route) => route.abort('connectionfailed'));
   await page.getByLabel('Email').fill(newPerson('unsent').email);
