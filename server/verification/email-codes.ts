@@ -150,8 +150,12 @@ export class EmailCodes {
       .where('attempts', '=', row.attempts)
       .executeTakeFirst();
     if (counted.numUpdatedRows !== 1n) {
-      await guess.forgive(); // not judged
-      throw AppError.codeWrong();
+      // Another guess was counted meanwhile, this one not: it is judged against the row as it is now.
+      // The same code sent twice (a double submit) is then told verified once the first is done,
+      // not "wrong" while the first is still writing. Each loss means another guess counted, so
+      // this ends within CODE_MAX_ATTEMPTS rounds.
+      await guess.forgive();
+      return this.check(userId, code);
     }
     if (!timingSafeEqual(hashCode(userId, code), Buffer.from(row.code_hash, 'base64'))) {
       throw row.attempts + 1 >= CODE_MAX_ATTEMPTS ? AppError.codeUsedUp() : AppError.codeWrong();
