@@ -41,7 +41,7 @@ export const twoStepStatusSchema = z.object({
 });
 export type TwoStepStatus = z.infer<typeof twoStepStatusSchema>;
 
-/** POST /api/v1/auth/two-step/setup: a new secret for the app. Nothing is stored until a code proves the app has it. */
+/** POST /api/v1/auth/two-step/setup: a new secret for the app, which turns it on once a code proves the app has it (within an hour, and only the latest setup's). */
 export const twoStepSetupSchema = z.object({
   /** Base32, for typing into the app by hand. */
   secret: z.string(),
@@ -51,7 +51,7 @@ export const twoStepSetupSchema = z.object({
 export type TwoStepSetup = z.infer<typeof twoStepSetupSchema>;
 
 /**
- * PUT /api/v1/auth/two-step: turns it on with the set-up secret, a code the app made from it, and
+ * PUT /api/v1/auth/two-step: turns it on with the latest setup's secret, a code the app made from it, and
  * the password, as turning it off needs: whoever holds only a session cannot enrol their own app
  * (ASVS 3.7.1).
  */

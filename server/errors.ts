@@ -64,6 +64,9 @@ export class AppError extends Error {
   static twoStepNeedsVerifiedEmail() {
     return new AppError(409, 'Verify your email before turning on two-step sign-in');
   }
+  static twoStepSetupStale() {
+    return new AppError(400, 'This setup key is no longer valid: it is over an hour old, or a newer setup replaced it. Start again with a new one', 'secret');
+  }
   static twoStepAlreadyOn() {
     return new AppError(409, 'Two-step sign-in is already on');
   }

@@ -110,6 +110,13 @@ export interface AuthenticatorAppsTable {
   created_at: number;
 }
 
+/** A secret given for setting up an app, until a code made from it turns two-step sign-in on. */
+export interface AuthenticatorAppSetupsTable {
+  user_id: string;
+  secret: string;
+  created_at: number;
+}
+
 /** Two-step sign-in's way in without the phone: each code works once. */
 export interface RecoveryCodesTable {
   user_id: string;
@@ -243,6 +250,7 @@ export interface DB {
   password_resets: PasswordResetsTable;
   first_administrator: FirstAdministratorTable;
   authenticator_apps: AuthenticatorAppsTable;
+  authenticator_app_setups: AuthenticatorAppSetupsTable;
   recovery_codes: RecoveryCodesTable;
   avatars: AvatarsTable;
   api_services: ApiServicesTable;

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
+import { SETUP_LIFETIME_MS } from '../two-step/authenticator-apps';
 
 const HOUR_MS = 3_600_000;
 // Rows deleted per statement: a backlog goes in steps between requests, never as one long write.
@@ -24,7 +25,7 @@ export type RetentionPolicy = {
 };
 
 export type Pruned = Record<
-  'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'audit_events' | 'signing_keys' | 'user_sessions' | 'service_sessions',
+  'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'authenticator_app_setups' | 'audit_events' | 'signing_keys' | 'user_sessions' | 'service_sessions',
   number
 >;
 
@@ -70,6 +71,8 @@ export class ExpiredRows {
       password_resets: await inChunks(() =>
         db.deleteFrom('password_resets').where('token_hash', 'in', db.selectFrom('password_resets').select('token_hash').where('expires_at', '<=', now).limit(CHUNK)),
       ),
+      // One a person at most: no chunks needed.
+      authenticator_app_setups: Number((await db.deleteFrom('authenticator_app_setups').where('created_at', '<=', now - SETUP_LIFETIME_MS).executeTakeFirst()).numDeletedRows),
       audit_events: await inChunks(() =>
         db.deleteFrom('audit_events').where('id', 'in', db.selectFrom('audit_events').select('id').where('at', '<=', now - this.policy.auditEventsKeptMs).limit(CHUNK)),
       ),

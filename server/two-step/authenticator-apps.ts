@@ -5,7 +5,13 @@ import { AppError } from '../errors';
 import type { NoticeTo, Notify } from '../mail/security-notice';
 import { twoStepNotice, type TwoStepChange } from '../mail/two-step-mail';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
-import { matchingStep, newTotpSecret, otpauthUri } from './totp';
+import { matchingStep, newTotpSecret, otpauthUri, sameSecret } from './totp';
+
+/**
+ * How long a setup's secret can turn two-step sign-in on: time enough to find the phone and
+ * install an app. Older setups are refused, and pruned (ExpiredRows).
+ */
+export const SETUP_LIFETIME_MS = 60 * 60_000;
 
 export type SignInCheck = 'not-needed' | 'accepted' | 'missing' | 'wrong' | 'reused' | 'recovery-code-wrong';
 
@@ -30,19 +36,36 @@ export class AuthenticatorApps {
     return { enabled: true, since: new Date(Number(app.created_at)).toISOString(), recovery_codes_left: await this.recoveryCodesLeft(userId) };
   }
 
-  /** A new secret for the person to add to their app; stored only once `turnOn` gets a code made from it. */
-  setup(email: string): TwoStepSetup {
+  /**
+   * A new secret for the person to add to their app, kept until `turnOn` gets a code made from it;
+   * it replaces any earlier setup's.
+   */
+  async setup(person: Person): Promise<TwoStepSetup> {
     const secret = newTotpSecret();
-    return { secret, uri: otpauthUri(secret, email, 'Home Guard') };
+    await this.db
+      .insertInto('authenticator_app_setups')
+      .values({ user_id: person.id, secret, created_at: this.clock() })
+      .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ secret, created_at: this.clock() }))
+      .execute();
+    return { secret, uri: otpauthUri(secret, person.email, 'Home Guard') };
   }
 
-  /** Turns it on, and answers with the first recovery codes: the only time they are shown. */
+  /**
+   * Turns it on with the secret of the person's latest setup, and answers with the first recovery
+   * codes: the only time they are shown. A wrong code leaves the setup as it was, to try again.
+   */
   async turnOn(person: Person, secret: string, code: string): Promise<TwoStepTurnedOn> {
     const now = this.clock();
+    const setup = await this.db.selectFrom('authenticator_app_setups').select(['secret', 'created_at']).where('user_id', '=', person.id).executeTakeFirst();
+    if (!setup && (await this.status(person.id)).enabled) throw AppError.twoStepAlreadyOn();
+    if (!setup || !sameSecret(setup.secret, secret) || Number(setup.created_at) <= now - SETUP_LIFETIME_MS) throw AppError.twoStepSetupStale();
     const step = matchingStep(secret, code, now);
     if (step === undefined) throw AppError.authenticatorCodeWrong(400);
     const codes = newRecoveryCodes();
     await this.db.transaction().execute(async (tx) => {
+      // Conditional, so of two requests racing with one setup only one turns it on.
+      const taken = await tx.deleteFrom('authenticator_app_setups').where('user_id', '=', person.id).where('secret', '=', setup.secret).executeTakeFirst();
+      if (taken.numDeletedRows !== 1n) throw AppError.twoStepSetupStale();
       // The code that turned it on is used up: it cannot also sign in.
       const added = await tx
         .insertInto('authenticator_apps')

@@ -26,7 +26,7 @@ export const twoStepRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
 
   app.post('/api/v1/auth/two-step/setup', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: twoStepSetupSchema, ...errors } } }, async (request, reply) => {
     mustHaveVerifiedEmail(request.auth!.user);
-    return authenticatorApps.setup(request.auth!.user.email);
+    return authenticatorApps.setup(request.auth!.user);
   });
 
   app.put('/api/v1/auth/two-step', { onRequest: services.authenticate, schema: { body: twoStepTurnOnSchema, response: { 200: twoStepTurnedOnSchema, ...errors } } }, async (request, reply) => {

@@ -82,3 +82,10 @@ export function otpauthUri(secret: string, account: string, issuer: string): str
   const params = new URLSearchParams({ secret, issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_STEP_SECONDS) });
   return `otpauth://totp/${label}?${params.toString().replaceAll('+', '%20')}`;
 }
+
+/** Whether two secrets are the same, compared in constant time. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

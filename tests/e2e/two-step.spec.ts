@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
-import { turnOnTwoStep, verifiedPerson } from './support/api';
+import { setUpTwoStepElsewhere, turnOnTwoStep, verifiedPerson } from './support/api';
 import { allowClipboardWrites, checkScreen, signIn, signInToHome } from './support/ui';
 
 /** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
@@ -27,7 +27,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await expect(dialog.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const shownKey = await dialog.getByLabel('Or type this setup key').inputValue();
   expect(shownKey).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
-  const secret = shownKey.replaceAll(' ', '');
+  let secret = shownKey.replaceAll(' ', '');
   // A tap beside the dialog does not throw away the key the app may hold already.
   await page.mouse.click(5, 5);
   await expect(dialog.getByLabel('Or type this setup key')).toHaveValue(shownKey);
@@ -46,6 +46,18 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('The current password is wrong');
   await checkScreen(page, 'two-step-turn-on');
+  // A setup begun on another device meanwhile replaces this key: the dialog says so, and starts again with a new one.
+  await setUpTwoStepElsewhere(person);
+  await codeInput.fill(appCode(secret));
+  await passwordInput.fill(person.password);
+  await dialog.getByRole('button', { name: 'Turn On' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('This setup key is no longer valid: it is over an hour old, or a newer setup replaced it. Start again with a new one');
+  await checkScreen(page, 'two-step-turn-on-key-replaced');
+  await dialog.getByRole('button', { name: 'Start again' }).click();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.getByLabel('Or type this setup key')).not.toHaveValue(shownKey);
+  secret = (await dialog.getByLabel('Or type this setup key').inputValue()).replaceAll(' ', '');
+  await expect(codeInput).toHaveValue('');
   // Apps show the code as "123 456"; typed that way it is taken too.
   await codeInput.fill(appCode(secret).replace(/^(\d{3})/, '$1 '));
   await passwordInput.fill(person.password);

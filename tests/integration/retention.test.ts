@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiServiceInputSchema } from '../../contract/services';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 const DAY = 24 * 3_600_000;
 let t: TestApp;
@@ -43,7 +44,7 @@ describe('pruning expired rows', () => {
     // A copy still on record revokes the session, as before.
     expect((await refresh(stayingNext.body.refresh)).status).toBe(401);
     expect((await profile(latest.body.access)).status).toBe(401);
-    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
   });
 
   it('deletes service tokens that expired or whose session ended, codes a day past expiry, old throttle rows, expired reset links and audit events past 90 days', async () => {
@@ -72,7 +73,7 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('password_resets').values([reset('live link', now + 60_000), reset('expired link', now - 1)]).execute();
     await t.db.insertInto('audit_events').values([auditEvent('91 days old', now - 91 * DAY, user.id), auditEvent('89 days old', now - 89 * DAY, user.id)]).execute();
 
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, audit_events: 1, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, authenticator_app_setups: 0, audit_events: 1, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
     expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
     expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
     expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
@@ -80,7 +81,27 @@ describe('pruning expired rows', () => {
     expect(await t.db.selectFrom('audit_events').select('id').where('id', 'like', '%days old').execute()).toEqual([{ id: '89 days old' }]);
     // Sessions ended a moment ago stay: the administrators' lists show ended ones.
     expect(await t.db.selectFrom('service_sessions').select('id').execute()).toHaveLength(3);
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+  });
+
+  it("deletes authenticator app setups past their hour, and refuses them before that's done", async () => {
+    const [ada, bea] = [await registerAndLogin(t.app), await registerAndLogin(t.app)];
+    for (const user of [ada, bea]) await proveEmail(t.db, user.id);
+    const now = t.app.services.clock();
+    const secret = 'A'.repeat(32);
+    await t.db
+      .insertInto('authenticator_app_setups')
+      .values([
+        { user_id: ada.id, secret, created_at: now - 3_600_000 },
+        { user_id: bea.id, secret, created_at: now - 3_599_000 },
+      ])
+      .execute();
+    const turnOn = (user: typeof ada) => call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: totpCode(secret, totpStep(now)), current_password: user.password } });
+    expect((await turnOn(ada)).body.field).toBe('secret');
+
+    expect((await prune()).authenticator_app_setups).toBe(1);
+    expect(await t.db.selectFrom('authenticator_app_setups').select('user_id').execute()).toEqual([{ user_id: bea.id }]);
+    expect((await turnOn(bea)).status).toBe(200);
   });
 
   it('deletes sessions that ended longer ago than the audit log keeps events, live ones however old', async () => {

@@ -106,6 +106,35 @@ describe('two-step sign-in', () => {
     expect((await login(user.email, 'Brand-new-1', codeFor(secret))).status).toBe(200);
   });
 
+  it('turns on only with the secret of the latest setup: not one the client picked, nor an hour-old one (ASVS 2.8.3)', async () => {
+    const user = await registerAndLogin(t.app);
+    await proveEmail(t.db, user.id);
+    let access = user.access;
+    const turnOn = (secret: string) => call(t.app, 'PUT', '/api/v1/auth/two-step', { token: access, body: { secret, code: codeFor(secret), current_password: user.password } });
+    const setup = async () => (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: access })).body.secret as string;
+    // Access tokens last less than an hour: a new one after each wait.
+    const wait = async (ms: number) => {
+      t.advance(ms);
+      access = (await login(user.email, user.password)).body.access as string;
+    };
+    const stale = { error: 'This setup key is no longer valid: it is over an hour old, or a newer setup replaced it. Start again with a new one', field: 'secret' };
+    expect(await turnOn('A'.repeat(32)), 'before any setup').toMatchObject({ status: 400, body: stale });
+    const first = await setup();
+    expect(await turnOn('A'.repeat(32)), 'a secret the client picked').toMatchObject({ status: 400, body: stale });
+    const second = await setup();
+    expect(second).not.toBe(first);
+    expect(await turnOn(first), 'a setup replaced by a newer one').toMatchObject({ status: 400, body: stale });
+    await wait(3_600_000);
+    expect(await turnOn(second), 'an hour-old setup').toMatchObject({ status: 400, body: stale });
+    expect((await login(user.email, user.password)).status, 'nothing was turned on: sign-in asks for no code').toBe(200);
+
+    const third = await setup();
+    await wait(3_599_000);
+    expect((await turnOn(third)).status, 'a setup just under an hour old').toBe(200);
+    expect(await t.db.selectFrom('authenticator_app_setups').selectAll().execute(), 'used up').toEqual([]);
+    expect((await turnOn(third)).body.error, 'the same request again').toBe('Two-step sign-in is already on');
+  });
+
   it('turns on only with the current password too, as turning off does: a session alone cannot enrol an app (ASVS 3.7.1)', async () => {
     const user = await registerAndLogin(t.app);
     await proveEmail(t.db, user.id);

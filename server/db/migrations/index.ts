@@ -22,6 +22,7 @@ import * as codeRedirectUriSent from './2026-12-03T0000-code-redirect-uri-sent';
 import * as firstAdministrator from './2026-12-03T0100-first-administrator';
 import * as serviceCreationKeys from './2026-12-03T0200-service-creation-keys';
 import * as emailsInNfc from './2026-12-03T0300-emails-in-nfc';
+import * as authenticatorAppSetups from './2026-12-04T0000-authenticator-app-setups';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T0100-first-administrator': firstAdministrator,
   '2026-12-03T0200-service-creation-keys': serviceCreationKeys,
   '2026-12-03T0300-emails-in-nfc': emailsInNfc,
+  '2026-12-04T0000-authenticator-app-setups': authenticatorAppSetups,
 };

@@ -2,8 +2,10 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Anchor, Button, Center, Group, Loader, Modal, PasswordInput, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { errorTextOf } from '../../../contract/errors';
 import { twoStepSetupSchema, twoStepTurnedOnSchema, twoStepTurnOnSchema, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../../contract/two-step';
 import { callApi } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { AuthenticatorCodeInput } from '../../ui/AuthenticatorCodeInput';
 import { CopyButton } from '../../ui/CopyButton';
@@ -28,6 +30,8 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
   const session = useSession();
   const [setup, setSetup] = useState<TwoStepSetup | null>(null);
   const [turnedOn, setTurnedOn] = useState<TwoStepTurnedOn | null>(null);
+  // The server refused the key shown (a newer setup elsewhere replaced it, or it is an hour old).
+  const [keyStale, setKeyStale] = useState(false);
   const preparing = useAsyncAction('Setting up two-step sign-in');
   const turningOn = useAsyncAction('Turning on two-step sign-in');
   // On a phone the app is on this device: a link opens it with the secret filled in.
@@ -45,9 +49,23 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
       event.preventDefault();
       if (submission?.status !== 'success' || !setup) return;
       const { code, current_password } = submission.value;
-      void turningOn.run(async () => setTurnedOn(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepTurnedOnSchema, { secret: setup.secret, code, current_password })));
+      void turningOn.run(async () => {
+        try {
+          setTurnedOn(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepTurnedOnSchema, { secret: setup.secret, code, current_password }));
+        } catch (error) {
+          setKeyStale(error instanceof ApiError && errorTextOf(error.text).field === 'secret');
+          throw error;
+        }
+      });
     },
   });
+  const startAgain = () => {
+    setKeyStale(false);
+    setSetup(null);
+    turningOn.setOutcome(null);
+    form.reset();
+    prepare();
+  };
 
   if (turnedOn) return <RecoveryCodesDialog codes={turnedOn.recovery_codes} onDone={() => onDone(turnedOn)} />;
 
@@ -83,6 +101,11 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
             <form {...getFormProps(form)}>
               <Stack gap="sm">
                 <OutcomeAlert outcome={turningOn.outcome} />
+                {keyStale && (
+                  <Button variant="default" onClick={startAgain} style={{ alignSelf: 'flex-start' }}>
+                    Start again
+                  </Button>
+                )}
                 <AuthenticatorCodeInput key={fields.code.key} field={fields.code} label="2. Type the 6-digit code the app shows" />
                 <PasswordInput {...getInputProps(fields.current_password, { type: 'password' })} key={fields.current_password.key} label="3. Type your current password" autoComplete="current-password" error={fields.current_password.errors?.[0]} />
                 <Group justify="flex-end" mt="sm">

@@ -40,6 +40,12 @@ export async function turnOnTwoStep(person: Person, code: (secret: string) => st
   return { id, recoveryCodes: on.recovery_codes };
 }
 
+/** Starts setting up two-step sign-in on another device of the person's, which replaces any setup begun before. */
+export async function setUpTwoStepElsewhere(person: Person, base = E2E_URL): Promise<void> {
+  const { access } = await login(person, base);
+  await json('POST', '/api/v1/auth/two-step/setup', {}, access, base);
+}
+
 /** The newest mail to `email` matching `pattern`, its first group (the e2e server writes mails to its outbox). */
 function latestInMailTo(email: string, pattern: RegExp, outboxDir: string): string | undefined {
   if (!existsSync(outboxDir)) return undefined;
