@@ -18,6 +18,7 @@ import { AppError, installErrorHandling } from './errors';
 import { RequestLog } from './http/request-log';
 import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
+import { learnAllowedMethods } from './http/allowed-methods';
 import { createServices, type ServiceOptions, type Services } from './services';
 
 export type AppOptions = ServiceOptions & {
@@ -77,6 +78,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   const pruning = services.expiredRows.schedule(app.log);
   app.addHook('onClose', async () => pruning.stop());
 
+  const allowedMethods = learnAllowedMethods(app);
   if (config.metrics) installMetrics(app);
   await app.register(accountsRoutes, { services });
   await app.register(twoStepRoutes, { services });
@@ -89,6 +91,6 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   await app.register(adminRoutes, { services });
   await app.register(auditRoutes, { services });
   await app.register(healthRoutes, { services });
-  await installStaticFiles(app, config.staticDir);
+  await installStaticFiles(app, config.staticDir, allowedMethods);
   return app as unknown as FastifyInstance & { services: Services };
 }

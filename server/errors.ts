@@ -87,6 +87,9 @@ export class AppError extends Error {
   static notFound(what = 'resource') {
     return new AppError(404, `${what} not found`);
   }
+  static methodNotAllowed(method: string, allowed: string[]) {
+    return new AppError(405, `This address does not take ${method}; it takes ${allowed.join(', ')}`, undefined, { Allow: allowed.join(', ') });
+  }
   static thisDevice() {
     return new AppError(409, 'This is the device you are using; sign out from Home instead');
   }

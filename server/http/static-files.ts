@@ -20,9 +20,9 @@ function cacheControlFor(filePath: string): string {
 
 /**
  * Serves the built PWA with an SPA fallback: unknown page paths get index.html so the app can
- * show its own 404; unknown API paths get a JSON 404.
+ * show its own 404; unknown API paths get a JSON 404, and known ones called with another method a 405.
  */
-export async function installStaticFiles(app: FastifyInstance, staticDir: string | undefined): Promise<void> {
+export async function installStaticFiles(app: FastifyInstance, staticDir: string | undefined, allowedMethods: (url: string) => string[]): Promise<void> {
   const hasPwa = staticDir !== undefined && existsSync(path.join(staticDir, 'index.html'));
   if (hasPwa) {
     await app.register(fastifyStatic, {
@@ -44,6 +44,8 @@ export async function installStaticFiles(app: FastifyInstance, staticDir: string
     if (hasPwa && pagePath && !isApiPath(request.url)) {
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
-    throw AppError.notFound(isApiPath(request.url) ? 'API endpoint' : 'page');
+    if (!isApiPath(request.url)) throw AppError.notFound('page');
+    const allowed = allowedMethods(request.url);
+    throw allowed.length > 0 ? AppError.methodNotAllowed(request.method, allowed) : AppError.notFound('API endpoint');
   });
 }

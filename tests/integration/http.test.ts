@@ -77,6 +77,23 @@ describe('serving the PWA', () => {
     expect((await t.app.inject({ method: 'POST', url: '/some-page' })).statusCode).toBe(404);
   });
 
+  it('answers a known API path called with a method it does not take with 405 and the methods it takes (RFC 9110 §15.5.6)', async () => {
+    const cases = [
+      ['GET', '/api/v1/oauth/token', 'OPTIONS, POST'],
+      ['PUT', '/api/v1/oauth/userinfo', 'GET, HEAD, OPTIONS, POST'],
+      ['DELETE', '/.well-known/openid-configuration', 'GET, HEAD, OPTIONS'],
+      ['POST', '/api/v1/auth/profile', 'GET, HEAD'],
+      ['PATCH', '/api/v1/admin/users/0192f3a4-0000-7000-8000-000000000000', 'DELETE, GET, HEAD, PUT'],
+      ['GET', '/api/v1/auth/login?next=1', 'POST'],
+    ] as const;
+    for (const [method, url, allow] of cases) {
+      const answer = await t.app.inject({ method, url });
+      expect({ url, status: answer.statusCode, allow: answer.headers.allow, body: answer.json() }).toEqual({ url, status: 405, allow, body: { error: `This address does not take ${method}; it takes ${allow}` } });
+      expect(answer.headers['content-security-policy'], 'with the headers every answer has').toBeDefined();
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/users/x/y/z' })).statusCode, 'a path no route has').toBe(404);
+  });
+
   it('answers an address the router cannot read in the catalogue\'s shape, and a long id as any unknown one', async () => {
     const garbled = await t.app.inject({ url: '/api/v1/admin/users/%E0%A4%A' });
     expect({ status: garbled.statusCode, body: garbled.json() }).toEqual({ status: 400, body: { error: 'The address is not valid: it has a broken %-escape' } });
