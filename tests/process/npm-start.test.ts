@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../scripts/build-server.mjs';
+import { bundleIsCurrent, SERVER_ENV, SERVER_NODE_FLAGS, serverBundle } from '../../scripts/build-server.mjs';
 import { freePort, repoRoot } from '../support/server-process';
 
 const dataDirs: string[] = [];
@@ -49,6 +49,17 @@ function serverProcess(groupId: number): { argv: string[]; environ: string } | u
 }
 
 describe('npm start', () => {
+  it('compiles the server again once a source is newer than the compiled one', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hg-bundle-'));
+    dataDirs.push(dir);
+    const bundle = path.join(dir, 'main.js');
+    expect(bundleIsCurrent(bundle), 'none yet').toBe(false);
+    writeFileSync(bundle, '');
+    expect(bundleIsCurrent(bundle)).toBe(true);
+    utimesSync(bundle, new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(bundleIsCurrent(bundle), 'compiled before the sources last changed').toBe(false);
+  });
+
   it('refuses a bad PORT with one line naming it, and a non-zero exit', async () => {
     const run = npmStart({ PORT: 'abc' });
     const code = await run.exited;
@@ -59,6 +70,8 @@ describe('npm start', () => {
   });
 
   it('serves the PWA and the API on the embedded SQLite database with no other service', async () => {
+    // The start above compiled the server: this one runs it as it is, so a checkout that cannot be written still starts.
+    const compiled = statSync(serverBundle).mtimeMs;
     const port = await freePort();
     const run = npmStart({ PORT: String(port), HOST: '127.0.0.1' });
     try {
@@ -78,6 +91,7 @@ describe('npm start', () => {
       expect(register.status).toBe(200);
       const fs = await import('node:fs');
       expect(fs.existsSync(path.join(run.dataDir, 'home-guard.db'))).toBe(true);
+      expect(statSync(serverBundle).mtimeMs, 'not compiled again').toBe(compiled);
       // With the memory settings the benchmark measures (scripts/build-server.mjs).
       const server = serverProcess(run.pid);
       expect(server?.argv).toEqual(expect.arrayContaining(SERVER_NODE_FLAGS));
