@@ -76,7 +76,7 @@ const targets: Target[] = [
 
 // Everything but the failure counters and the audit log's refused sign-ins, which exist to change on failures.
 async function snapshot(): Promise<string> {
-  const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys', 'password_resets', 'authenticator_apps', 'recovery_codes'] as const;
+  const tables = ['users', 'user_sessions', 'refresh_tokens', 'api_services', 'oauth_codes', 'service_sessions', 'service_tokens', 'consents', 'avatars', 'signing_keys', 'password_resets', 'authenticator_apps', 'authenticator_app_setups', 'recovery_codes'] as const;
   const rows = await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute()));
   const events = await t.db.selectFrom('audit_events').selectAll().where('kind', '!=', 'sign-in-refused').orderBy('id').execute();
   return JSON.stringify([rows, events]);
