@@ -143,6 +143,9 @@ export class AppError extends Error {
   static uploadsBusy(retryAfterSeconds: number) {
     return new AppError(503, 'Many pictures are being uploaded right now; try again in a moment', undefined, retryAfter(retryAfterSeconds));
   }
+  static ownUploadsBusy(retryAfterSeconds: number) {
+    return new AppError(429, 'Your other pictures are still being uploaded; try again once they are done', undefined, retryAfter(retryAfterSeconds));
+  }
   /** A body that is not whole multipart: no boundary, no closing boundary, cut off mid-part. */
   static incompleteUpload() {
     return new AppError(400, 'The upload is not a complete multipart/form-data body; send the picture as the image field of a form', 'image');

@@ -14,7 +14,7 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   app.put('/api/v1/avatar', {
     onRequest: services.authenticate,
     bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
-    schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema, 413: errorBodySchema, 503: errorBodySchema } },
+    schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema, 413: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema } },
     // Whatever is wrong with the upload itself is answered so (see uploadRefusal); a missing
     // token, throttling and server faults keep their own answers.
     errorHandler: (error: FastifyError, request, reply) => {
@@ -28,7 +28,7 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       return reply.code(refusal.statusCode as 400 | 413).send({ error: refusal.message, field: refusal.field });
     },
   }, async (request) => {
-    await admittingUpload(async () => services.avatars.replace(request.auth!.userId, await readPicture(request)));
+    await admittingUpload(request.auth!.userId, async () => services.avatars.replace(request.auth!.userId, await readPicture(request)));
     return services.accounts.verificationStatus(request.auth!.userId);
   });
 

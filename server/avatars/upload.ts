@@ -11,18 +11,33 @@ const TOO_MANY_PARTS = new Set(['FST_FIELDS_LIMIT', 'FST_FILES_LIMIT', 'FST_PART
  * hundred uploads at once held a gigabyte and waited minutes. More are refused (503) unread.
  */
 export const MAX_UPLOADS_AT_ONCE = 8;
+/**
+ * Of those, one account's: a person uploads one picture at a time (two with a second tab), so one
+ * account cannot hold every place while other people's uploads are turned away.
+ */
+export const MAX_UPLOADS_PER_ACCOUNT = 2;
 let uploadsInProgress = 0;
+const accountUploads = new Map<string, number>();
 /** The refusal: load shed on purpose, so logged as a warning, not as a fault (see avatarRoutes). */
 export const UPLOADS_BUSY = AppError.uploadsBusy(5);
 
-/** Runs an upload within MAX_UPLOADS_AT_ONCE, or refuses it with UPLOADS_BUSY. */
-export async function admittingUpload<T>(upload: () => Promise<T>): Promise<T> {
+/** Uploads under way: everyone's, or one account's. */
+export const uploadsUnderWay = (userId?: string) => (userId === undefined ? uploadsInProgress : (accountUploads.get(userId) ?? 0));
+
+/** Runs an upload of `userId`'s within both bounds, or refuses it: 429 past the account's, UPLOADS_BUSY past everyone's. */
+export async function admittingUpload<T>(userId: string, upload: () => Promise<T>): Promise<T> {
+  const own = accountUploads.get(userId) ?? 0;
+  if (own >= MAX_UPLOADS_PER_ACCOUNT) throw AppError.ownUploadsBusy(5);
   if (uploadsInProgress >= MAX_UPLOADS_AT_ONCE) throw UPLOADS_BUSY;
   uploadsInProgress += 1;
+  accountUploads.set(userId, own + 1);
   try {
     return await upload();
   } finally {
     uploadsInProgress -= 1;
+    const left = accountUploads.get(userId)! - 1;
+    if (left === 0) accountUploads.delete(userId);
+    else accountUploads.set(userId, left);
   }
 }
 

@@ -1,6 +1,7 @@
+import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_UPLOADS_AT_ONCE } from '../../server/avatars/upload';
+import { MAX_UPLOADS_AT_ONCE, MAX_UPLOADS_PER_ACCOUNT, uploadsUnderWay } from '../../server/avatars/upload';
 import { pngOf } from '../support/images';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
@@ -20,12 +21,12 @@ const partHead = (name: string, filename?: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: image/png` : ''}\r\n\r\n`;
 
 /** PUT /api/v1/avatar with a multipart body written by hand, as a broken or hostile client would send it. */
-const sendRaw = (payload: Buffer | string, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
-  t.app.inject({ method: 'PUT', url: '/api/v1/avatar', headers: { authorization: `Bearer ${user.access}`, 'content-type': contentType }, payload });
+const sendRaw = (payload: Buffer | string | NodeJS.ReadableStream, contentType = `multipart/form-data; boundary=${BOUNDARY}`, access = user.access) =>
+  t.app.inject({ method: 'PUT', url: '/api/v1/avatar', headers: { authorization: `Bearer ${access}`, 'content-type': contentType }, payload });
 
-const upload = async (bytes: Buffer) => {
-  const payload = Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-  const answer = await sendRaw(payload);
+const pictureBody = (bytes: Buffer) => Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+const upload = async (bytes: Buffer, access = user.access) => {
+  const answer = await sendRaw(pictureBody(bytes), undefined, access);
   return { status: answer.statusCode, body: answer.json() as Record<string, unknown> };
 };
 
@@ -85,21 +86,22 @@ describe('uploads at once', () => {
 
   it('keep one picture: the one the profile shows; the others are deleted and no longer served', async () => {
     const png = await pngOf(64, 64);
-    const answers = await atOnce(4, () => upload(png));
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const answers = await atOnce(MAX_UPLOADS_PER_ACCOUNT, () => upload(png));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     const stored = await t.db.selectFrom('avatars').select('id').where('user_id', '=', user.id).execute();
     expect(stored).toHaveLength(1);
     const shown = (await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).body.profile_picture as string;
     expect(shown).toBe(`http://127.0.0.1:8080/avatars/${stored[0]!.id}.webp`);
     const served = await Promise.all(answers.map(async (answer) => (await t.app.inject({ url: new URL(answer.body.profile_picture as string).pathname })).statusCode));
-    expect(served.sort()).toEqual([200, 404, 404, 404]);
+    expect(served.sort()).toEqual([200, 404]);
   });
 });
 
 describe('many uploads at once', () => {
   it(`take ${MAX_UPLOADS_AT_ONCE} at a time, from every account together; the rest are told to come back`, async () => {
-    const large = await pngOf(2400, 2400);
-    const answers = await Promise.all(Array.from({ length: MAX_UPLOADS_AT_ONCE + 6 }, () => sendRaw(Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), large, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]))));
+    const large = pictureBody(await pngOf(2400, 2400));
+    const people = [user, ...(await Promise.all(Array.from({ length: (MAX_UPLOADS_AT_ONCE + 6) / MAX_UPLOADS_PER_ACCOUNT - 1 }, () => registerAndLogin(t.app))))];
+    const answers = await Promise.all(people.flatMap((person) => Array.from({ length: MAX_UPLOADS_PER_ACCOUNT }, () => sendRaw(large, undefined, person.access))));
     const statuses = answers.map((answer) => answer.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(MAX_UPLOADS_AT_ONCE);
     const busy = answers.filter((answer) => answer.statusCode === 503);
@@ -109,5 +111,28 @@ describe('many uploads at once', () => {
     expect(logged.filter((line) => line.level >= 50), 'no error, no stack').toEqual([]);
     // Their turn over, the next upload is taken.
     expect((await upload(await pngOf(16, 16))).status).toBe(200);
+  });
+
+  it(`take ${MAX_UPLOADS_PER_ACCOUNT} of one account's at a time: one person cannot keep everyone else's out`, async () => {
+    const other = await registerAndLogin(t.app);
+    // Uploads still being sent, each holding its place until its body ends.
+    const held = Array.from({ length: MAX_UPLOADS_PER_ACCOUNT }, () => new PassThrough());
+    const heldAnswers = held.map((body) => {
+      body.write(partHead('image', 'avatar.png'));
+      return sendRaw(body);
+    });
+    await expect.poll(() => uploadsUnderWay(user.id)).toBe(MAX_UPLOADS_PER_ACCOUNT);
+
+    const refused = await sendRaw(pictureBody(await pngOf(16, 16)));
+    expect([refused.statusCode, refused.json()]).toEqual([429, { error: 'Your other pictures are still being uploaded; try again once they are done' }]);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect((await upload(await pngOf(16, 16), other.access)).status, "another account's upload meanwhile").toBe(200);
+
+    const png = await pngOf(16, 16);
+    for (const body of held) body.end(Buffer.concat([png, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]));
+    expect((await Promise.all(heldAnswers)).map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(uploadsUnderWay(user.id)).toBe(0);
+    expect((await upload(png)).status, 'once they are done').toBe(200);
+    expect(logged.filter((line) => line.level >= 50), 'no error, no stack').toEqual([]);
   });
 });
