@@ -59,6 +59,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   app.addHook('onRequest', async (request) => {
     if (/%00/.test(request.url)) throw AppError.nulCharacter();
   });
+  // The API takes JSON (and the OAuth endpoints forms): text is refused as any other type is (415),
+  // not read as a string that then fails validation.
+  app.removeContentTypeParser('text/plain');
   // Calls without a payload may send an empty body with a JSON content type.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

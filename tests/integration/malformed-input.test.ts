@@ -77,3 +77,23 @@ it(`answers each of ${cases.length} malformed requests with a 4xx JSON error and
   }
   expect(await snapshot()).toEqual(before);
 });
+
+it('says what is wrong with a body that is no JSON object, or no JSON, in its own words', async () => {
+  const notObject = { status: 400, body: { error: 'The request body must be a JSON object' } };
+  const notJson = { status: 415, body: { error: 'The request body must be JSON (Content-Type: application/json)' } };
+  const cases: Array<[Case, typeof notObject]> = [
+    [register('[1,2,3]'), notObject],
+    [register('"a string"'), notObject],
+    [register('null'), notObject],
+    [login(''), notObject],
+    [register(json({ full_name: 'A', email: 'a@b.co', password: 'Passw0rdX' }), 'text/plain'), notJson],
+    [login(json({ email: 'a@b.co', password: 'x' }), 'text/plain; charset=utf-8'), notJson],
+    [login('<login/>', 'application/xml'), notJson],
+  ];
+  for (const [c, expected] of cases) {
+    const response = await t.app.inject({ method: c.method, url: c.url, headers: { 'content-type': c.contentType! }, payload: c.payload });
+    expect({ name: c.name, status: response.statusCode, body: response.json() }).toEqual({ name: c.name, ...expected });
+  }
+  const token = await t.app.inject({ method: 'POST', url: '/api/v1/oauth/token', headers: { 'content-type': 'text/plain' }, payload: 'grant_type=authorization_code' });
+  expect([token.statusCode, token.json().error], 'the token endpoint, in its own (OAuth) words').toEqual([400, 'invalid_request']);
+});
