@@ -121,4 +121,4 @@ export type SignedInService = z.infer<typeof signedInServiceSchema>;
 export const signedInServiceListSchema = z.object({ items: z.array(signedInServiceSchema) });
 
 /** Calls without a payload accept an empty body or `{}`; anything else is refused. */
-export const emptyBodySchema = z.union([z.undefined(), z.null(), z.object({}).strict()]).optional();
+export const emptyBodySchema = z.union([z.undefined(), z.null(), z.object({}).strict()], { error: 'This request takes no body, or an empty JSON object' }).optional();

@@ -20,6 +20,9 @@ import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
 import { learnAllowedMethods } from './http/allowed-methods';
 import { createServices, type ServiceOptions, type Services } from './services';
+import { installDefaultMessages } from '../contract/default-messages';
+
+installDefaultMessages();
 
 export type AppOptions = ServiceOptions & {
   db: Database;

@@ -25,9 +25,6 @@ export class AppError extends Error {
   static invalidJson() {
     return new AppError(400, 'The request body is not valid JSON');
   }
-  static bodyNotObject() {
-    return new AppError(400, 'The request body must be a JSON object');
-  }
   static unsupportedMediaType() {
     return new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
   }
@@ -210,8 +207,6 @@ function toAppError(error: FastifyError): AppError | undefined {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issue = error.validation[0]!;
     const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    // A body that is no object at all (an array, a string, nothing): the parser's words ("expected object, received array") say it to no one.
-    if (field === '' && issue.keyword === 'invalid_type' && error.validationContext === 'body') return AppError.bodyNotObject();
     return AppError.validation(field, issue.message ?? 'is invalid');
   }
   if (error.code && fastifyErrors[error.code]) return fastifyErrors[error.code]!();

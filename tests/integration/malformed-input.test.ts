@@ -97,3 +97,22 @@ it('says what is wrong with a body that is no JSON object, or no JSON, in its ow
   const token = await t.app.inject({ method: 'POST', url: '/api/v1/oauth/token', headers: { 'content-type': 'text/plain' }, payload: 'grant_type=authorization_code' });
   expect([token.statusCode, token.json().error], 'the token endpoint, in its own (OAuth) words').toEqual([400, 'invalid_request']);
 });
+
+it("words the rules a field states without a message of its own plainly, not in the parser's words", async () => {
+  const admin = await registerAndLogin(t.app);
+  const ask = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
+    const answer = await t.app.inject({ method, url, headers: { authorization: `Bearer ${admin.access}`, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}) });
+    // The OAuth endpoints answer in OAuth's shape: the words are the error_description.
+    return [answer.statusCode, answer.json().error_description ?? answer.json().error];
+  };
+  expect(await ask('POST', '/api/v1/oauth/end-session', { state: 5 })).toEqual([400, 'state: must be a string']);
+  expect(await ask('POST', '/api/v1/oauth/end-session', { id_token_hint: ['a'] })).toEqual([400, 'id_token_hint: must be a string']);
+  expect(await ask('POST', '/api/v1/oauth/end-session', { state: 'x'.repeat(8001) })).toEqual([400, 'state: must be at most 8000 characters']);
+  expect(await ask('GET', `/api/v1/admin/audit-log?search=${'a'.repeat(201)}`)).toEqual([400, 'search: must be at most 200 characters']);
+  expect(await ask('DELETE', '/api/v1/auth/sessions', { everywhere: true })).toEqual([400, 'Unknown field "everywhere": this request does not take it']);
+  const many = Object.fromEntries(['a', 'b', 'c', 'd', 'e'.repeat(100)].map((key) => [key, 1]));
+  expect(await ask('DELETE', '/api/v1/auth/sessions', many)).toEqual([400, 'Unknown fields "a", "b", "c" and 2 more: this request does not take them']);
+  expect(await ask('DELETE', '/api/v1/auth/sessions', [1])).toEqual([400, 'This request takes no body, or an empty JSON object']);
+  // A field's own message still wins.
+  expect(await ask('POST', '/api/v1/admin/users', { email: 5 })).toEqual([400, expect.not.stringMatching(/must be a string|Invalid input/)]);
+});

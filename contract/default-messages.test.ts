@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { installDefaultMessages } from './default-messages';
+
+installDefaultMessages();
+const messages = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+
+describe('default messages', () => {
+  const body = z.object({ name: z.string().min(2).max(5), tags: z.array(z.string()).min(1).max(2), age: z.number().int().min(0).max(130), on: z.boolean() }).strict();
+  const valid = { name: 'Ada', tags: ['x'], age: 36, on: true };
+
+  it('say what a field must be, after its name', () => {
+    expect(messages(body, { ...valid, name: 5, on: 'yes', tags: 'x' })).toEqual(['name: must be a string', 'tags: must be a list', 'on: must be true or false']);
+    expect(messages(body, { tags: ['x'], age: 1, on: true })).toEqual(['name: is required']);
+    expect(messages(body, { ...valid, name: 'A', tags: [] })).toEqual(['name: must be at least 2 characters', 'tags: must have at least 1 item']);
+    expect(messages(body, { ...valid, name: 'Adaline', tags: ['a', 'b', 'c'], age: 200 })).toEqual(['name: must be at most 5 characters', 'tags: must have at most 2 items', 'age: must be at most 130']);
+    expect(messages(body, { ...valid, age: -1 })).toEqual(['age: must be at least 0']);
+    expect(messages(z.object({ name: z.string().min(1) }), { name: '' })).toEqual(['name: is required']);
+  });
+
+  it('name unknown fields, a few and shortened', () => {
+    expect(messages(body, { ...valid, x: 1 })).toEqual([': Unknown field "x": this request does not take it']);
+    expect(messages(body, { ...valid, ['k'.repeat(50)]: 1 })).toEqual([`: Unknown field "${'k'.repeat(40)}…": this request does not take it`]);
+  });
+
+  it('say so when the body is no object at all', () => {
+    for (const value of [[], 'text', 1, null, undefined]) expect(messages(body, value)).toEqual([': The request body must be a JSON object']);
+  });
+
+  it("leave a schema's own message alone", () => {
+    expect(messages(z.string({ error: 'Name is required' }).max(3, 'Name is too long'), 'Adaline')).toEqual([': Name is too long']);
+    expect(messages(z.object({ name: z.string({ error: 'Name is required' }) }), {})).toEqual(['name: Name is required']);
+  });
+});
