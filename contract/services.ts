@@ -54,9 +54,9 @@ export const apiServiceInputSchema = z.object({
     .min(1, 'Scopes are required'),
   grant_types: grantTypeList.optional().transform(grantsOrDefault),
   is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
-  icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000).nullable().optional(),
+  icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000, 'Icon URL must be at most 2000 characters').nullable().optional(),
   /** Where people open it; Home lists it for everyone it lets in. */
-  launch_url: z.url({ protocol: /^https?$/, error: 'Home page must be an absolute http(s) URL' }).max(2000).nullable().optional(),
+  launch_url: z.url({ protocol: /^https?$/, error: 'Home page must be an absolute http(s) URL' }).max(2000, 'Home page must be at most 2000 characters').nullable().optional(),
   id_token_signed_response_alg: z.enum(ID_TOKEN_ALGS, { error: 'The ID token algorithm must be RS256 or ES256' }).optional(),
   /** Only people in one of these groups may sign in to it; empty (or left out when creating): everyone. */
   allowed_groups: groupsField.optional(),
