@@ -23,8 +23,10 @@ describe('default messages', () => {
     expect(messages(body, { ...valid, ['k'.repeat(50)]: 1 })).toEqual([`: Unknown field "${'k'.repeat(40)}…": this request does not take it`]);
   });
 
-  it('say so when the body is no object at all', () => {
-    for (const value of [[], 'text', 1, null, undefined]) expect(messages(body, value)).toEqual([': The request body must be a JSON object']);
+  it('say an object is wanted where there is none (the error helper names the body, at the top of one)', () => {
+    for (const value of [[], 'text', 1, null]) expect(messages(body, value)).toEqual([': must be an object']);
+    expect(messages(body, undefined)).toEqual([': is required']);
+    expect(messages(z.object({ request: z.object({ a: z.string() }) }), { request: [] })).toEqual(['request: must be an object']);
   });
 
   it("leave a schema's own message alone", () => {

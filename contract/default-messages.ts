@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
 const KINDS: Record<string, string> = { string: 'a string', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'an object' };
+/** The words for a value missing, or not an object: at the top of a request body, the error helper says more. */
+export const REQUIRED = 'is required';
+export const NOT_AN_OBJECT = `must be ${KINDS.object}`;
 const plural = (count: number | bigint, one: string, many: string) => `${count} ${Number(count) === 1 ? one : many}`;
 
 /**
@@ -12,9 +15,7 @@ const plural = (count: number | bigint, one: string, many: string) => `${count} 
 const defaultMessage: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
-      // Nothing around it: the whole body (an array, a string, nothing at all).
-      if (!issue.path?.length && issue.expected === 'object') return 'The request body must be a JSON object';
-      return issue.input === undefined ? 'is required' : `must be ${KINDS[issue.expected] ?? issue.expected}`;
+      return issue.input === undefined ? REQUIRED : `must be ${KINDS[issue.expected] ?? issue.expected}`;
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${plural(issue.maximum, 'character', 'characters')}`;
       if (issue.origin === 'array') return `must have at most ${plural(issue.maximum, 'item', 'items')}`;

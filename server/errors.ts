@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { NOT_AN_OBJECT, REQUIRED } from '../contract/default-messages';
 
 /**
  * The closed catalogue of errors the first-party API answers with. Handlers throw one of
@@ -24,6 +25,9 @@ export class AppError extends Error {
   }
   static invalidJson() {
     return new AppError(400, 'The request body is not valid JSON');
+  }
+  static bodyNotObject() {
+    return new AppError(400, 'The request body must be a JSON object');
   }
   static unsupportedMediaType() {
     return new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
@@ -202,13 +206,19 @@ const fastifyErrors: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: AppError.payloadTooLarge,
 };
 
+/** A request refused by its schema, by the first thing wrong with it; the OAuth endpoints word it the same. */
+export function validationRefusal(error: FastifyError): AppError {
+  const issue = error.validation?.[0];
+  if (!issue) return new AppError(400, 'The request could not be processed');
+  const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  // The whole body is no object (an array, a string, nothing): the default words need their subject.
+  if (field === '' && error.validationContext === 'body' && [REQUIRED, NOT_AN_OBJECT].includes(issue.message ?? '')) return AppError.bodyNotObject();
+  return AppError.validation(field, issue.message ?? 'is invalid');
+}
+
 function toAppError(error: FastifyError): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const issue = error.validation[0]!;
-    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    return AppError.validation(field, issue.message ?? 'is invalid');
-  }
+  if (hasZodFastifySchemaValidationErrors(error)) return validationRefusal(error);
   if (error.code && fastifyErrors[error.code]) return fastifyErrors[error.code]!();
   if (error instanceof SyntaxError) return AppError.invalidJson();
   // Any other 4xx Fastify raises keeps its status with a generic sentence.

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { redirectWith } from '../../contract/oauth';
-import { AppError } from '../errors';
+import { AppError, validationRefusal } from '../errors';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -64,8 +64,7 @@ export function installOAuthErrorHandling(app: FastifyInstance): void {
     let known: OAuthError;
     if (error instanceof OAuthError) known = error;
     else if (hasZodFastifySchemaValidationErrors(error)) {
-      const issue = error.validation[0]!;
-      known = new OAuthError('invalid_request', `${issue.instancePath.replace(/^\//, '') || 'request'}: ${issue.message ?? 'is invalid'}`);
+      known = new OAuthError('invalid_request', validationRefusal(error).message);
     } else if (error instanceof AppError && error.statusCode < 500) {
       // Status and challenge stand: the web app refreshes its token, and tries again, on a 401 only.
       known = new OAuthError(APP_ERROR_CODES[error.statusCode] ?? 'invalid_request', error.message, error.statusCode, undefined, error.headers);

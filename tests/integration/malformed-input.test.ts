@@ -113,6 +113,8 @@ it("words the rules a field states without a message of its own plainly, not in 
   const many = Object.fromEntries(['a', 'b', 'c', 'd', 'e'.repeat(100)].map((key) => [key, 1]));
   expect(await ask('DELETE', '/api/v1/auth/sessions', many)).toEqual([400, 'Unknown fields "a", "b", "c" and 2 more: this request does not take them']);
   expect(await ask('DELETE', '/api/v1/auth/sessions', [1])).toEqual([400, 'This request takes no body, or an empty JSON object']);
+  expect(await ask('POST', '/api/v1/oauth/code', { request: [] })).toEqual([400, 'request: must be a string']);
+  expect(await ask('POST', '/api/v1/oauth/code', 'text')).toEqual([400, 'The request body must be a JSON object']);
   // A field's own message still wins.
   expect(await ask('POST', '/api/v1/admin/users', { email: 5 })).toEqual([400, expect.not.stringMatching(/must be a string|Invalid input/)]);
 });
