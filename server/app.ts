@@ -22,8 +22,6 @@ import { learnAllowedMethods } from './http/allowed-methods';
 import { createServices, type ServiceOptions, type Services } from './services';
 import { installDefaultMessages } from '../contract/default-messages';
 
-installDefaultMessages();
-
 export type AppOptions = ServiceOptions & {
   db: Database;
   /** A pino-compatible logger config (a stream for tests to read); defaults to the configured LOG_LEVEL. */
@@ -35,6 +33,8 @@ const BODY_LIMIT = 64 * 1024;
 
 /** Builds the whole HTTP application on an opened, migrated database, without listening. */
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance & { services: Services }> {
+  // Zod's words for rules a schema states without a message of its own (once per process is enough; again is harmless).
+  installDefaultMessages();
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
