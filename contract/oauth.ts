@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** An authorization parameter: optional text, its limit named when passed (the service's developer reads it). */
-const param = (max: number) => z.string().max(max, `at most ${max} characters`).optional();
+const param = (max: number) => z.string().max(max, `must be at most ${max} characters`).optional();
 
 /** The authorization request's parameters as the consent screen reads them (all optional text). */
 export const authorizationParamsSchema = z.object({

@@ -345,7 +345,7 @@ test('a parameter longer than the server takes is named on the error page, not m
   await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', nonce: 'n'.repeat(501) })}`);
   await expect(page.getByRole('heading', { name: 'This sign-in request cannot be used' })).toBeVisible();
   await expect(page.getByText('client_id is missing')).toHaveCount(0);
-  await expect(page.getByText('nonce: at most 500 characters', { exact: true })).toBeVisible();
+  await expect(page.getByText('nonce: must be at most 500 characters', { exact: true })).toBeVisible();
 });
 
 test('a service that signs in in a popup gets the answer in the window that opened it: no page of the sign-in cuts the popup off', async ({ page }) => {
