@@ -21,7 +21,7 @@ const defaultMessage: z.core.$ZodErrorMap = (issue) => {
       if (issue.origin === 'array') return `must have at most ${plural(issue.maximum, 'item', 'items')}`;
       return `must be at most ${issue.maximum}`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) === 1 ? 'is required' : `must be at least ${plural(issue.minimum, 'character', 'characters')}`;
+      if (issue.origin === 'string') return Number(issue.minimum) === 1 ? REQUIRED : `must be at least ${plural(issue.minimum, 'character', 'characters')}`;
       if (issue.origin === 'array') return `must have at least ${plural(issue.minimum, 'item', 'items')}`;
       return `must be at least ${issue.minimum}`;
     case 'unrecognized_keys': {
