@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { sameBytes } from '../constant-time';
 
 /** A new client secret: 256 random bits. */
 export const newClientSecret = () => randomBytes(32).toString('base64url');
@@ -9,7 +10,5 @@ export const hashClientSecret = (secret: string) => createHash('sha256').update(
 
 /** Constant-time comparison of a presented secret with the stored hash. */
 export function clientSecretMatches(presented: string, storedHash: string): boolean {
-  const a = Buffer.from(hashClientSecret(presented));
-  const b = Buffer.from(storedHash);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameBytes(hashClientSecret(presented), storedHash);
 }

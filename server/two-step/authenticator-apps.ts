@@ -1,11 +1,12 @@
 import { RECOVERY_CODE_PATTERN, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../contract/two-step';
+import { sameBytes } from '../constant-time';
 import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import { AppError } from '../errors';
 import type { NoticeTo, Notify } from '../mail/security-notice';
 import { twoStepNotice, type TwoStepChange } from '../mail/two-step-mail';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
-import { matchingStep, newTotpSecret, otpauthUri, sameSecret } from './totp';
+import { matchingStep, newTotpSecret, otpauthUri } from './totp';
 
 /**
  * How long a setup's secret can turn two-step sign-in on: time enough to find the phone and
@@ -58,7 +59,7 @@ export class AuthenticatorApps {
     const now = this.clock();
     const setup = await this.db.selectFrom('authenticator_app_setups').select(['secret', 'created_at']).where('user_id', '=', person.id).executeTakeFirst();
     if (!setup && (await this.status(person.id)).enabled) throw AppError.twoStepAlreadyOn();
-    if (!setup || !sameSecret(setup.secret, secret) || Number(setup.created_at) <= now - SETUP_LIFETIME_MS) throw AppError.twoStepSetupStale();
+    if (!setup || !sameBytes(setup.secret, secret) || Number(setup.created_at) <= now - SETUP_LIFETIME_MS) throw AppError.twoStepSetupStale();
     const step = matchingStep(secret, code, now);
     if (step === undefined) throw AppError.authenticatorCodeWrong(400);
     const codes = newRecoveryCodes();

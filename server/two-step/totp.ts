@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameBytes } from '../constant-time';
 
 /**
  * Time-based one-time passwords (RFC 6238) as every authenticator app makes them: HMAC-SHA1,
@@ -67,11 +68,10 @@ export const totpStep = (nowMs: number) => Math.floor(nowMs / 1000 / TOTP_STEP_S
  */
 export function matchingStep(secret: string, code: string, nowMs: number): number | undefined {
   if (!/^\d{6}$/.test(code)) return undefined;
-  const given = Buffer.from(code);
   const now = totpStep(nowMs);
   let found: number | undefined;
   for (let step = now - DRIFT_STEPS; step <= now + DRIFT_STEPS; step++) {
-    if (timingSafeEqual(Buffer.from(totpCode(secret, step)), given) && found === undefined) found = step;
+    if (sameBytes(totpCode(secret, step), code) && found === undefined) found = step;
   }
   return found;
 }
@@ -81,11 +81,4 @@ export function otpauthUri(secret: string, account: string, issuer: string): str
   const label = encodeURIComponent(`${issuer}:${account}`);
   const params = new URLSearchParams({ secret, issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_STEP_SECONDS) });
   return `otpauth://totp/${label}?${params.toString().replaceAll('+', '%20')}`;
-}
-
-/** Whether two secrets are the same, compared in constant time. */
-export function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

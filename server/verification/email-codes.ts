@@ -1,6 +1,7 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UsersRepository } from '../accounts/users-repository';
+import { sameBytes } from '../constant-time';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { verificationCodeMail } from '../mail/verification-code-mail';
@@ -157,7 +158,7 @@ export class EmailCodes {
       await guess.forgive();
       return this.check(userId, code);
     }
-    if (!timingSafeEqual(hashCode(userId, code), Buffer.from(row.code_hash, 'base64'))) {
+    if (!sameBytes(hashCode(userId, code), Buffer.from(row.code_hash, 'base64'))) {
       throw row.attempts + 1 >= CODE_MAX_ATTEMPTS ? AppError.codeUsedUp() : AppError.codeWrong();
     }
     await guess.forgive();

@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { sameBytes } from '../../constant-time';
 import { OAuthError } from '../oauth-error';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -26,7 +27,6 @@ export function checkPkceVerifier(challenge: string | null, verifier: string | u
     return;
   }
   if (verifier === undefined || !VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is missing or malformed');
-  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
-  const expected = Buffer.from(challenge);
-  if (computed.length !== expected.length || !timingSafeEqual(computed, expected)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  const computed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  if (!sameBytes(computed, challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
 }
