@@ -58,7 +58,9 @@ export class AuthenticatorApps {
   async turnOn(person: Person, secret: string, code: string): Promise<TwoStepTurnedOn> {
     const now = this.clock();
     const setup = await this.db.selectFrom('authenticator_app_setups').select(['secret', 'created_at']).where('user_id', '=', person.id).executeTakeFirst();
-    if (!setup && (await this.status(person.id)).enabled) throw AppError.twoStepAlreadyOn();
+    if (!setup && (await this.db.selectFrom('authenticator_apps').select('user_id').where('user_id', '=', person.id).executeTakeFirst())) {
+      throw AppError.twoStepAlreadyOn();
+    }
     if (!setup || !sameBytes(setup.secret, secret) || Number(setup.created_at) <= now - SETUP_LIFETIME_MS) throw AppError.twoStepSetupStale();
     const step = matchingStep(secret, code, now);
     if (step === undefined) throw AppError.authenticatorCodeWrong(400);
