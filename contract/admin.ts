@@ -36,12 +36,12 @@ export const adminUserCreateSchema = z.object({
   password: newPasswordField,
   /** Left out: made from the email ("jane.doe" from jane.doe@example.com), with "-2" and on if taken. */
   username: usernameField.optional(),
-  is_admin: z.boolean({ error: 'is_admin must be true or false' }).optional().default(false),
+  is_admin: z.boolean().optional().default(false),
   groups: groupsField.optional(),
 });
 
 /** PUT /api/v1/admin/users/{id}/status: a disabled account is signed out of Home Guard and every service, and cannot sign in. */
-export const adminUserStatusSchema = z.object({ disabled: z.boolean({ error: 'disabled must be true or false' }) });
+export const adminUserStatusSchema = z.object({ disabled: z.boolean() });
 
 /** PUT /api/v1/admin/users/{id}/password: signs the user out of Home Guard everywhere. */
 export const adminUserPasswordSchema = z.object({ password: newPasswordField });
@@ -54,7 +54,7 @@ export const adminUserUpdateSchema = z.object({
   username: usernameField.optional(),
   /** Left out: the phone number stays as it is; null or blank: removed. */
   phone_number: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), phoneField.nullable()),
-  is_admin: z.boolean({ error: 'is_admin must be true or false' }),
+  is_admin: z.boolean(),
   /** Left out: the groups stay as they are. */
   groups: groupsField.optional(),
   /** An administrator changing their own email proves it is them, as Personal Info asks (ASVS 3.7.1). */
@@ -91,16 +91,16 @@ export const pagedSchema = <T extends z.ZodType>(item: T) => z.object({ items: z
 
 /** ?page&size&search for the session tables (spec §9: page size 10, first page 1). */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page starts at 1').max(MAX_PAGE, `page is at most ${MAX_PAGE}`).default(1),
-  size: z.coerce.number({ error: 'size must be a number' }).int('size must be a whole number').min(1, 'size must be at least 1').max(100, 'size is at most 100').default(10),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(10),
   search: searchField.optional(),
 });
 
 /** GET /api/v1/admin/audit-log: pages of every event, or of one account's (`user_id`), one address's (`ip`), or one group of kinds. */
 export const auditLogQuerySchema = pageQuerySchema.extend({
-  user_id: z.string().max(64, 'user_id is at most 64 characters').optional(),
-  ip: z.string().max(64, 'ip is at most 64 characters').optional(),
-  group: z.enum(AUDIT_EVENT_GROUP_NAMES, { error: `group must be one of ${AUDIT_EVENT_GROUP_NAMES.join(', ')}` }).optional(),
+  user_id: z.string().max(64).optional(),
+  ip: z.string().max(64).optional(),
+  group: z.enum(AUDIT_EVENT_GROUP_NAMES, { error: `must be one of ${AUDIT_EVENT_GROUP_NAMES.join(', ')}` }).optional(),
 });
 
 /** Its answer: a page, and how many days the log keeps an event (AUDIT_LOG_DAYS). */

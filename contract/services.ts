@@ -53,7 +53,7 @@ export const apiServiceInputSchema = z.object({
     .array(z.enum(KNOWN_SCOPES as [Scope, ...Scope[]], { error: `Scopes must be among ${KNOWN_SCOPES.join(', ')}` }), { error: 'Scopes are required' })
     .min(1, 'Scopes are required'),
   grant_types: grantTypeList.optional().transform(grantsOrDefault),
-  is_active: z.boolean({ error: 'is_active must be true or false' }).optional(),
+  is_active: z.boolean().optional(),
   icon_url: z.url({ protocol: /^https?$/, error: 'Icon URL must be an absolute http(s) URL' }).max(2000, 'Icon URL must be at most 2000 characters').nullable().optional(),
   /** Where people open it; Home lists it for everyone it lets in. */
   launch_url: z.url({ protocol: /^https?$/, error: 'Home page must be an absolute http(s) URL' }).max(2000, 'Home page must be at most 2000 characters').nullable().optional(),
@@ -61,9 +61,9 @@ export const apiServiceInputSchema = z.object({
   /** Only people in one of these groups may sign in to it; empty (or left out when creating): everyone. */
   allowed_groups: groupsField.optional(),
   /** Only sign-ins made with two steps (an authenticator app's code or a recovery code); left out when editing: unchanged. */
-  require_two_step: z.boolean({ error: 'require_two_step must be true or false' }).optional(),
+  require_two_step: z.boolean().optional(),
   /** A public client (mobile, desktop or single-page app): no secret, PKCE required; left out when editing: unchanged. */
-  public_client: z.boolean({ error: 'public_client must be true or false' }).optional(),
+  public_client: z.boolean().optional(),
 });
 export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
 
@@ -106,7 +106,7 @@ export const apiServiceListSchema = z.object({ items: z.array(apiServiceSchema) 
  */
 export const apiServiceToggleSchema = z
   .strictObject(
-    { is_active: z.boolean({ error: 'is_active must be true or false' }).optional() },
+    { is_active: z.boolean().optional() },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Only is_active may be sent, not ${issue.keys.join(', ')}` : 'The body must be empty, or {"is_active": true or false}') },
   )
   .nullish();

@@ -206,19 +206,25 @@ const fastifyErrors: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: AppError.payloadTooLarge,
 };
 
-/** A request refused by its schema, by the first thing wrong with it; the OAuth endpoints word it the same. */
-export function validationRefusal(error: FastifyError): AppError {
+/**
+ * A request refused by its schema, by the first thing wrong with it; the OAuth endpoints word it
+ * the same. `query` is the parsed query string, where a name sent twice has become a list.
+ */
+export function validationRefusal(error: FastifyError, query: unknown): AppError {
   const issue = error.validation?.[0];
   if (!issue) return new AppError(400, 'The request could not be processed');
   const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (error.validationContext === 'querystring' && Array.isArray((query as Record<string, unknown> | undefined)?.[field])) {
+    return AppError.validation(field, 'is sent more than once');
+  }
   // The whole body is no object (an array, a string, nothing): the default words need their subject.
   if (field === '' && error.validationContext === 'body' && [REQUIRED, NOT_AN_OBJECT].includes(issue.message ?? '')) return AppError.bodyNotObject();
   return AppError.validation(field, issue.message ?? 'is invalid');
 }
 
-function toAppError(error: FastifyError): AppError | undefined {
+function toAppError(error: FastifyError, query: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) return validationRefusal(error);
+  if (hasZodFastifySchemaValidationErrors(error)) return validationRefusal(error, query);
   if (error.code && fastifyErrors[error.code]) return fastifyErrors[error.code]!();
   if (error instanceof SyntaxError) return AppError.invalidJson();
   // Any other 4xx Fastify raises keeps its status with a generic sentence.
@@ -231,7 +237,7 @@ function toAppError(error: FastifyError): AppError | undefined {
 /** Installs the one error handler and the JSON 404 for unknown API paths. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = toAppError(error);
+    const known = toAppError(error, request.query);
     if (!known) {
       request.log.error({ err: error }, 'unexpected error');
       return reply.code(500).send({ error: 'Internal server error' });

@@ -64,7 +64,7 @@ export function installOAuthErrorHandling(app: FastifyInstance): void {
     let known: OAuthError;
     if (error instanceof OAuthError) known = error;
     else if (hasZodFastifySchemaValidationErrors(error)) {
-      known = new OAuthError('invalid_request', validationRefusal(error).message);
+      known = new OAuthError('invalid_request', validationRefusal(error, request.query).message);
     } else if (error instanceof AppError && error.statusCode < 500) {
       // Status and challenge stand: the web app refreshes its token, and tries again, on a 401 only.
       known = new OAuthError(APP_ERROR_CODES[error.statusCode] ?? 'invalid_request', error.message, error.statusCode, undefined, error.headers);

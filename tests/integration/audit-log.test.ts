@@ -209,10 +209,14 @@ describe('the audit log', () => {
     const signIns = (await admin('GET', '/api/v1/admin/audit-log?group=sign-ins&size=100')).body.items as AuditEvent[];
     expect(signIns.length).toBeGreaterThanOrEqual(3);
     expect(signIns.every((event) => event.kind === 'signed-in')).toBe(true);
-    expect(await admin('GET', '/api/v1/admin/audit-log?group=everything')).toMatchObject({ status: 400, body: { error: 'group: group must be one of sign-ins, refusals, accounts, services' } });
-    expect(await admin('GET', '/api/v1/admin/audit-log?page=0')).toMatchObject({ status: 400, body: { error: 'page: page starts at 1' } });
-    expect(await admin('GET', '/api/v1/admin/audit-log?page=999999999999')).toMatchObject({ status: 400, body: { error: 'page: page is at most 1000000' } });
-    expect((await admin('GET', `/api/v1/admin/audit-log?user_id=${'x'.repeat(65)}`)).status).toBe(400);
+    expect(await admin('GET', '/api/v1/admin/audit-log?group=everything')).toMatchObject({ status: 400, body: { error: 'group: must be one of sign-ins, refusals, accounts, services' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=0')).toMatchObject({ status: 400, body: { error: 'page: must be at least 1' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=999999999999')).toMatchObject({ status: 400, body: { error: 'page: must be at most 1000000' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=1.5')).toMatchObject({ status: 400, body: { error: 'page: must be a whole number' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?size=ten')).toMatchObject({ status: 400, body: { error: 'size: must be a number' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=1&page=2')).toMatchObject({ status: 400, body: { error: 'page: is sent more than once' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?group=refusals&group=sign-ins')).toMatchObject({ status: 400, body: { error: 'group: is sent more than once' } });
+    expect(await admin('GET', `/api/v1/admin/audit-log?user_id=${'x'.repeat(65)}`)).toMatchObject({ status: 400, body: { error: 'user_id: must be at most 64 characters' } });
     expect((await as(f.user.access, 'GET', '/api/v1/admin/audit-log')).status).toBe(403);
     expect((await as(undefined, 'GET', '/api/v1/admin/audit-log')).status).toBe(401);
   });

@@ -70,7 +70,7 @@ describe('disabled accounts', () => {
   it('never lets administrators disable themselves, nor leave no enabled administrator', async () => {
     const me = (await admin('GET', '/api/v1/auth/profile')).body;
     expect(await setDisabled(me.id, true)).toMatchObject({ status: 409, body: { error: 'You cannot disable your own account' } });
-    expect(await setDisabled(me.id, 'yes')).toMatchObject({ status: 400, body: { error: 'disabled: disabled must be true or false' } });
+    expect(await setDisabled(me.id, 'yes')).toMatchObject({ status: 400, body: { error: 'disabled: must be true or false' } });
     expect((await setDisabled('00000000-0000-0000-0000-000000000000', true)).status).toBe(404);
     expect((await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${me.id}/status`, { disabled: true }, f.user.access)).status).toBe(403);
 

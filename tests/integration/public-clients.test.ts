@@ -124,7 +124,7 @@ describe('making a service public or confidential (admin)', () => {
     const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid'] };
     expect((await admin('PUT', `/api/v1/admin/api-services/${created.id}`, edit)).body.public_client).toBe(true);
     const refused = await admin('PUT', `/api/v1/admin/api-services/${created.id}`, { ...edit, public_client: 'yes' });
-    expect([refused.status, refused.body.error]).toEqual([400, 'public_client: public_client must be true or false']);
+    expect([refused.status, refused.body.error]).toEqual([400, 'public_client: must be true or false']);
     expect((await admin('GET', `/api/v1/admin/api-services/${created.id}`)).body.public_client).toBe(true);
   });
 
