@@ -91,8 +91,8 @@ export const pagedSchema = <T extends z.ZodType>(item: T) => z.object({ items: z
 
 /** ?page&size&search for the session tables (spec §9: page size 10, first page 1). */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(10),
+  page: z.coerce.number().min(1).max(MAX_PAGE).int().default(1),
+  size: z.coerce.number().min(1).max(100).int().default(10),
   search: searchField.optional(),
 });
 

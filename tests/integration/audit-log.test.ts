@@ -212,6 +212,9 @@ describe('the audit log', () => {
     expect(await admin('GET', '/api/v1/admin/audit-log?group=everything')).toMatchObject({ status: 400, body: { error: 'group: must be one of sign-ins, refusals, accounts, services' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?page=0')).toMatchObject({ status: 400, body: { error: 'page: must be at least 1' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?page=999999999999')).toMatchObject({ status: 400, body: { error: 'page: must be at most 1000000' } });
+    // Past the safe integers too, the rule told is the list's, not the number type's.
+    expect(await admin('GET', '/api/v1/admin/audit-log?page=1e20')).toMatchObject({ status: 400, body: { error: 'page: must be at most 1000000' } });
+    expect(await admin('GET', '/api/v1/admin/audit-log?size=-1e20')).toMatchObject({ status: 400, body: { error: 'size: must be at least 1' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?page=1.5')).toMatchObject({ status: 400, body: { error: 'page: must be a whole number' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?size=ten')).toMatchObject({ status: 400, body: { error: 'size: must be a number' } });
     expect(await admin('GET', '/api/v1/admin/audit-log?page=1&page=2')).toMatchObject({ status: 400, body: { error: 'page: is sent more than once' } });
