@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Button, Group, Modal, Paper, PasswordInput, Stack, Text, Title, type PaperProps } from '@mantine/core';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { OutcomeAlert } from './OutcomeAlert';
 import { useAsyncAction } from './use-async-action';
+import { useSchemaForm } from './use-schema-form';
 
 export type NewPasswordForm = { current_password?: string; password: string; repeat_password: string };
 
@@ -27,21 +27,15 @@ type Props = {
 export function NewPasswordCard({ id, description, action, dialogTitle, schema, askCurrent = false, submit, frame }: Props) {
   const [open, setOpen] = useState(false);
   const setting = useAsyncAction(action);
-  const [form, fields] = useForm<NewPasswordForm>({
+  const [form, fields] = useSchemaForm({
     id,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      const values = submission.value;
-      void setting.run(async () => {
+    schema,
+    onValid: (values) =>
+      setting.run(async () => {
         const message = await submit(values);
         close();
         setting.setOutcome({ kind: 'success', message });
-      });
-    },
+      }),
   });
   const start = () => {
     setting.setOutcome(null);

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { z } from 'zod';
@@ -9,26 +8,21 @@ import type { FromSearch } from '../../app/guards';
 import { AnchorLink } from '../../ui/links';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { useSchemaForm } from '../../ui/use-schema-form';
 import { AuthCard } from './AuthCard';
 
 /** /auth/forgot-password: asks for a mail with a link to choose a new password. */
 export function ForgotPasswordPage({ search }: { search: FromSearch }) {
   const sending = useAsyncAction('Asking for a password reset');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: 'forgot-password',
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordResetRequestSchema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      const { email } = submission.value;
-      void sending.run(async () => {
+    schema: passwordResetRequestSchema,
+    onValid: ({ email }) =>
+      sending.run(async () => {
         await callApi(withoutAccount, 'POST', '/api/v1/auth/password-reset', z.object({}), { email });
         setSentTo(email);
-      });
-    },
+      }),
   });
 
   return (

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Alert, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { registerFormSchema, type RegisterRequest } from '../../../contract/accounts';
@@ -7,6 +6,7 @@ import { messageFromResponseText } from '../../api/errors';
 import type { FromSearch } from '../../app/guards';
 import { AnchorLink } from '../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../ui/OutcomeAlert';
+import { useSchemaForm } from '../../ui/use-schema-form';
 import { AuthCard } from './AuthCard';
 import { useRegistrationOpen } from './registration-status';
 
@@ -27,15 +27,10 @@ export function RegisterPage({ search }: { search: FromSearch }) {
   const [submitting, setSubmitting] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const registrationOpen = useRegistrationOpen();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: 'register',
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFormSchema }),
-    onSubmit: async (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      const { repeat_password: _repeat, ...values } = submission.value;
+    schema: registerFormSchema,
+    onValid: async ({ repeat_password: _repeat, ...values }) => {
       setSubmitting(true);
       setOutcome(null);
       const result = await register({ ...values, ...(values.phone_number ? { phone_number: values.phone_number } : {}) });

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
@@ -11,6 +10,7 @@ import { AnchorLink, ButtonLink } from '../../ui/links';
 import { NoticeCard } from '../../ui/NoticeCard';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { useSchemaForm } from '../../ui/use-schema-form';
 import { AuthCard } from './AuthCard';
 
 /** /auth/reset-password#{token}: the page the reset mail links to. Open to anyone, signed in or not. */
@@ -24,20 +24,14 @@ export function ResetPasswordPage() {
   useWindowEvent('hashchange', () => window.location.reload());
   const [done, setDone] = useState(false);
   const setting = useAsyncAction('Setting the new password');
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: 'reset-password',
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordResetFormSchema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      const { password } = submission.value;
-      void setting.run(async () => {
+    schema: passwordResetFormSchema,
+    onValid: ({ password }) =>
+      setting.run(async () => {
         await callApi(withoutAccount, 'POST', '/api/v1/auth/password-reset/confirm', z.object({}), { token, password });
         setDone(true);
-      });
-    },
+      }),
   });
 
   if (!token) {

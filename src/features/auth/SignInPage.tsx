@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -11,6 +10,7 @@ import { AuthenticatorCodeInput } from '../../ui/AuthenticatorCodeInput';
 import { AnchorLink } from '../../ui/links';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { useSchemaForm } from '../../ui/use-schema-form';
 import { AuthCard } from './AuthCard';
 import { useRegistrationOpen } from './registration-status';
 
@@ -24,22 +24,18 @@ export function SignInPage({ search }: { search: FromSearch }) {
   const [askCode, setAskCode] = useState(false);
   const [recoveryCode, setRecoveryCode] = useState(false);
   const [codeError, setCodeError] = useState<string>();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: 'sign-in',
     defaultValue: { email: endedSession?.email ?? '' },
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: !askCode ? loginRequestSchema : recoveryCode ? loginWithRecoveryCodeSchema : loginWithCodeSchema }),
-    onSubmit: async (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      await submitting.run(async () => {
+    schema: !askCode ? loginRequestSchema : recoveryCode ? loginWithRecoveryCodeSchema : loginWithCodeSchema,
+    onValid: (login) =>
+      submitting.run(async () => {
         setCodeError(undefined);
-        const result = await session.signIn(submission.value);
+        const result = await session.signIn(login);
         if (!result.ok && result.field === 'code') {
           setAskCode(true);
           // Asked for (no code was sent): the field and its description say it all.
-          if (submission.value.code !== undefined) setCodeError(capitalise(result.error));
+          if (login.code !== undefined) setCodeError(capitalise(result.error));
           return;
         }
         // Signed in, the guards usually leave this page before the answer gets here: there is no
@@ -50,8 +46,7 @@ export function SignInPage({ search }: { search: FromSearch }) {
             ? { kind: 'success', message: 'You have successfully logged in' }
             : { kind: 'error', message: capitalise(result.error || 'Unexpected error happened') },
         );
-      });
-    },
+      }),
   });
 
   // A code the server refused: focus goes to it, so its message is read and the next one typed there.

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Button, Group, Modal, PasswordInput, Stack, Text, type MantineColor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { useSchemaForm } from '../../ui/use-schema-form';
 
 type Props = {
   id: string;
@@ -27,18 +27,7 @@ type Props = {
  */
 export function PasswordCheckDialog({ id, title, children, submitLabel, color, action, schema, onSubmit, onClose }: Props) {
   const submitting = useAsyncAction(action);
-  const [form, fields] = useForm<{ current_password: string }>({
-    id,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      const body = submission.value;
-      void submitting.run(() => onSubmit(body));
-    },
-  });
+  const [form, fields] = useSchemaForm({ id, schema, onValid: (body) => submitting.run(() => onSubmit(body)) });
 
   return (
     <Modal opened onClose={onClose} title={title} centered>

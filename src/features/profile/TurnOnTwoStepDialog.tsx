@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Anchor, Button, Center, Group, Loader, Modal, PasswordInput, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { errorTextOf } from '../../../contract/errors';
@@ -12,6 +11,7 @@ import { CopyButton } from '../../ui/CopyButton';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { QrCode } from '../../ui/QrCode';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { useSchemaForm } from '../../ui/use-schema-form';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog';
 
 /** What the person types: the app's code, and the password, which the server checks first (ASVS 3.7.1). */
@@ -40,24 +40,19 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
   const prepare = () => void preparing.run(async () => setSetup(await callApi(session.connection, 'POST', '/api/v1/auth/two-step/setup', twoStepSetupSchema)));
   useEffect(prepare, [session]);
 
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: 'turn-on-two-step',
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: turnOnFormSchema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success' || !setup) return;
-      const { code, current_password } = submission.value;
-      void turningOn.run(async () => {
+    schema: turnOnFormSchema,
+    onValid: ({ code, current_password }) =>
+      setup &&
+      turningOn.run(async () => {
         try {
           setTurnedOn(await callApi(session.connection, 'PUT', '/api/v1/auth/two-step', twoStepTurnedOnSchema, { secret: setup.secret, code, current_password }));
         } catch (error) {
           setKeyStale(error instanceof ApiError && errorTextOf(error.text).field === 'secret');
           throw error;
         }
-      });
-    },
+      }),
   });
   const startAgain = () => {
     setKeyStale(false);

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, getTextareaProps } from '@conform-to/react';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
 import type { z } from 'zod';
 import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
+import { useSchemaForm } from '../../../ui/use-schema-form';
 import { firstError } from '../shared/form-fields';
 import { serviceFormSchema } from './service-form';
 
@@ -20,16 +20,11 @@ const publicClientEffect = (mode: 'create' | 'edit', isPublic: boolean) => {
 /** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
 export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }: { draftId: string; defaults: Record<string, string>; mode: 'create' | 'edit'; busy: boolean; outcome: Outcome; onSubmit: (value: ServiceFormValue, sendingKey: string) => Promise<boolean> }) {
   const draft = useFormDraft(draftId, defaults);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: `service-${mode}`,
     defaultValue: draft.defaults,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: serviceFormSchema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status === 'success') void onSubmit(submission.value, draft.sendingKey(submission.value)).then((done) => done && draft.clear());
-    },
+    schema: serviceFormSchema,
+    onValid: (value) => onSubmit(value, draft.sendingKey(value)).then((done) => done && draft.clear()),
   });
   return (
     <form {...getFormProps(form)} onChange={draft.save}>

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Button, Group, Paper, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { adminUserDetailSchema } from '../../../../contract/admin';
@@ -9,6 +8,7 @@ import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
+import { useSchemaForm } from '../../../ui/use-schema-form';
 import { AdminPage } from '../shared/AdminPage';
 import { GroupsInput } from './GroupsInput';
 import { createUserFormSchema } from './user-forms';
@@ -18,22 +18,16 @@ export function CreateUserPage() {
   const navigate = useNavigate();
   const creating = useAsyncAction('Creating the user');
   const draft = useFormDraft('user-create');
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: 'create-user',
     defaultValue: draft.defaults,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserFormSchema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      const { repeat_password: _repeat, ...user } = submission.value;
-      void creating.run(async () => {
+    schema: createUserFormSchema,
+    onValid: ({ repeat_password: _repeat, ...user }) =>
+      creating.run(async () => {
         await callApi(session.connection, 'POST', '/api/v1/admin/users', adminUserDetailSchema, user);
         draft.clear();
         await navigate({ to: '/admin/users' });
-      });
-    },
+      }),
   });
   return (
     <AdminPage title="Add User">

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { Button, Group, Paper, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -12,6 +11,7 @@ import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert } from '../../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../../ui/use-async-action';
+import { useSchemaForm } from '../../../ui/use-schema-form';
 import { AdminPage } from '../shared/AdminPage';
 import { RecordPlaceholder } from '../shared/RecordPlaceholder';
 import { useApiData } from '../shared/use-api-data';
@@ -29,25 +29,19 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
   const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
   const self = user.id === session.state.profile?.id;
   const draft = useFormDraft(`user-edit-${user.id}`, { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') });
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm({
     id: `edit-user-${user.id}`,
     defaultValue: draft.defaults,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: editUserFormSchema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success') return;
-      void saving
-        .run(async () => {
-          await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...submission.value, phone_number: submission.value.phone_number ?? null });
-          draft.clear();
-          // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
-          // (no longer an administrator: out of the admin area; a new email: verification).
-          if (self) await session.authenticate();
-          await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
-        });
-    },
+    schema: editUserFormSchema,
+    onValid: (value) =>
+      saving.run(async () => {
+        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...value, phone_number: value.phone_number ?? null });
+        draft.clear();
+        // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
+        // (no longer an administrator: out of the admin area; a new email: verification).
+        if (self) await session.authenticate();
+        await navigate({ to: '/admin/users/view/$userId', params: { userId: user.id } });
+      }),
   });
   const ownEmailChanging = self && (fields.email.value ?? '').trim().toLowerCase() !== user.email;
   const remove = () =>
