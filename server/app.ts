@@ -14,11 +14,11 @@ import { twoStepRoutes } from './two-step/routes';
 import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { AppError, installErrorHandling } from './errors';
+import { AppError, installErrorHandling, routerRefusal } from './errors';
 import { RequestLog } from './http/request-log';
 import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
-import { learnAllowedMethods } from './http/allowed-methods';
+import { learnAllowedMethods, MAX_PATH_PART_LENGTH } from './http/allowed-methods';
 import { createServices, type ServiceOptions, type Services } from './services';
 import { installDefaultMessages } from '../contract/default-messages';
 
@@ -41,13 +41,11 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     logController: new RequestLog(),
-    // An id longer than Fastify's 100 characters would get a 414 of Fastify's own making; the
-    // routes' schemas refuse it in the catalogue's words instead.
-    routerOptions: { maxParamLength: 1_000 },
-    // The router's own refusals (a broken %-escape) skip the error handler: same shape here.
+    routerOptions: { maxParamLength: MAX_PATH_PART_LENGTH },
+    // The router's own refusals (a broken %-escape, an id too long) skip the error handler: same shape here.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       setApiHeaders(reply);
-      const known = error.code === 'FST_ERR_BAD_URL' ? AppError.brokenAddress() : new AppError(400, 'The request could not be processed');
+      const known = routerRefusal(error);
       void reply.code(known.statusCode).send({ error: known.message });
     },
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { NOT_AN_OBJECT, REQUIRED } from '../contract/default-messages';
+import { MAX_PATH_PART_LENGTH } from './http/allowed-methods';
 
 /**
  * The closed catalogue of errors the first-party API answers with. Handlers throw one of
@@ -37,6 +38,9 @@ export class AppError extends Error {
   }
   static brokenAddress() {
     return new AppError(400, 'The address is not valid: it has a broken %-escape');
+  }
+  static addressTooLong() {
+    return new AppError(414, `The address is too long: no part of it between slashes is over ${MAX_PATH_PART_LENGTH} characters`);
   }
   static nulCharacter() {
     return new AppError(400, 'The request contains a NUL character, which no field accepts');
@@ -199,12 +203,17 @@ function inTime(seconds: number): string {
 
 // Fastify's own 4xx errors (body parsing, routing) mapped into the catalogue.
 const fastifyErrors: Record<string, () => AppError> = {
+  FST_ERR_BAD_URL: AppError.brokenAddress,
+  FST_ERR_MAX_PARAM_LENGTH: AppError.addressTooLong,
   FST_ERR_CTP_INVALID_JSON_BODY: AppError.invalidJson,
   FST_ERR_CTP_EMPTY_JSON_BODY: AppError.invalidJson,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: AppError.unsupportedMediaType,
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: AppError.invalidJson,
   FST_ERR_CTP_BODY_TOO_LARGE: AppError.payloadTooLarge,
 };
+
+/** The router's own refusals, which skip the error handler (Fastify's `frameworkErrors`). */
+export const routerRefusal = (error: FastifyError): AppError => fastifyErrors[error.code]?.() ?? new AppError(400, 'The request could not be processed');
 
 /**
  * A request refused by its schema, by the first thing wrong with it; the OAuth endpoints word it
@@ -237,6 +246,9 @@ function toAppError(error: FastifyError, query: unknown): AppError | undefined {
 /** Installs the one error handler and the JSON 404 for unknown API paths. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // The static files refuse a path not in canonical form ('//', '\', dot segments, a name too
+    // long to look up): it names no file, so it is answered as any unknown address is.
+    if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
     const known = toAppError(error, request.query);
     if (!known) {
       request.log.error({ err: error }, 'unexpected error');

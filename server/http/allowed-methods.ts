@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
+ * The longest path parameter the router takes (Fastify's own limit is 100). Ids up to this long
+ * reach the routes, whose schemas refuse a wrong one in the catalogue's words; longer is 414.
+ */
+export const MAX_PATH_PART_LENGTH = 1_000;
+
+/** Whether a part of the path between slashes is longer than any route takes. */
+export const hasOverlongPart = (url: string) => url.split('?')[0]!.split('/').some((part) => part.length > MAX_PATH_PART_LENGTH);
+
+/**
  * The methods each API path answers, learnt from the routes as they are added, so that a known
  * path called with another method gets 405 with an Allow header (RFC 9110 §15.5.6) rather than
  * "not found": the caller has the address right and the method wrong. Install before the routes.

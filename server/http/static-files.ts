@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors';
+import { hasOverlongPart } from './allowed-methods';
 import { isApiPath } from './security-headers';
 
 // Files whose name never changes must be revalidated, or users keep an old version forever.
@@ -45,6 +46,9 @@ export async function installStaticFiles(app: FastifyInstance, staticDir: string
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
     if (!isApiPath(request.url)) throw AppError.notFound('page');
+    // Only the static files' catch-all takes a GET with an id too long for its route: answered as
+    // the router answers any other method there.
+    if (hasOverlongPart(request.url)) throw AppError.addressTooLong();
     const allowed = allowedMethods(request.url);
     throw allowed.length > 0 ? AppError.methodNotAllowed(request.method, allowed) : AppError.notFound('API endpoint');
   });

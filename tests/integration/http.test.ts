@@ -99,6 +99,24 @@ describe('serving the PWA', () => {
     expect({ status: garbled.statusCode, body: garbled.json() }).toEqual({ status: 400, body: { error: 'The address is not valid: it has a broken %-escape' } });
     const long = await t.app.inject({ url: `/api/v1/admin/users/${'x'.repeat(150)}` });
     expect({ status: long.statusCode, body: long.json() }).toEqual({ status: 401, body: { error: expect.any(String) } });
+    // Longer than the router takes: the same answer whichever method (a GET reaches the static
+    // files' catch-all instead of the route), never "this address does not take GET".
+    for (const method of ['GET', 'DELETE', 'PUT'] as const) {
+      const tooLong = await t.app.inject({ method, url: `/api/v1/admin/users/${'x'.repeat(1001)}` });
+      expect({ status: tooLong.statusCode, body: tooLong.json() }, method).toEqual({ status: 414, body: { error: 'The address is too long: no part of it between slashes is over 1000 characters' } });
+    }
+  });
+
+  it('answers a path that names no file as it could (doubled slashes, a backslash, dot segments, a name too long) as any unknown address', async () => {
+    for (const url of ['//x', '/a//b', '/a%5Cb', '/auth/login/..', `/${'a'.repeat(300)}`]) {
+      const page = await t.app.inject({ url });
+      expect({ status: page.statusCode, body: page.body }, url).toEqual({ status: 200, body: '<!doctype html><title>Home Guard</title>' });
+      expect(page.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+    }
+    const api = await t.app.inject({ url: '/api//v1/auth/profile' });
+    expect({ status: api.statusCode, body: api.json() }).toEqual({ status: 404, body: { error: 'API endpoint not found' } });
+    const asset = await t.app.inject({ url: '/assets//index-3f2a1b.js' });
+    expect({ status: asset.statusCode, body: asset.json() }).toEqual({ status: 404, body: { error: 'file not found' } });
   });
 
   it('does not serve files outside the build through path traversal', async () => {
