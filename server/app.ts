@@ -32,6 +32,15 @@ export type AppOptions = ServiceOptions & {
 const BODY_LIMIT = 64 * 1024;
 
 /** Builds the whole HTTP application on an opened, migrated database, without listening. */
+const parses = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance & { services: Services }> {
   // Zod's words for rules a schema states without a message of its own (once per process is enough; again is harmless).
   installDefaultMessages();
@@ -70,7 +79,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     if (/\\u0000|\0/.test(text)) return done(AppError.nulCharacter(), undefined);
-    parseJson(request, text, done);
+    // The parser refuses keys that could reach an object's prototype, in the words it has for
+    // broken JSON: JSON that parses is told the real reason.
+    parseJson(request, text, (error, value) => done(error && parses(text) ? AppError.prototypeKey() : error, value));
   });
 
   const services = await createServices(config, options.db, app.log, options);

@@ -27,6 +27,9 @@ export class AppError extends Error {
   static invalidJson() {
     return new AppError(400, 'The request body is not valid JSON');
   }
+  static prototypeKey() {
+    return new AppError(400, 'The request body may not have a "__proto__" key, nor "constructor" holding "prototype"');
+  }
   static bodyNotObject() {
     return new AppError(400, 'The request body must be a JSON object');
   }

@@ -78,6 +78,18 @@ it(`answers each of ${cases.length} malformed requests with a 4xx JSON error and
   expect(await snapshot()).toEqual(before);
 });
 
+it('tells a key that could reach the prototype from broken JSON', async () => {
+  for (const payload of ['{"__proto__":{"is_admin":true},"full_name":"A"}', '{"full_name":"A","x":{"constructor":{"prototype":{"is_admin":true}}}}']) {
+    const answer = await t.app.inject({ method: 'POST', url: '/api/v1/register', headers: { 'content-type': 'application/json' }, payload });
+    expect({ status: answer.statusCode, body: answer.json() }, payload).toEqual({ status: 400, body: { error: 'The request body may not have a "__proto__" key, nor "constructor" holding "prototype"' } });
+  }
+  // A key named constructor is just a key: the sign-in is judged on its merits.
+  const plain = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":"a@b.co","password":"x","constructor":1}' });
+  expect({ status: plain.statusCode, body: plain.json() }).toEqual({ status: 401, body: { error: 'Invalid email or password' } });
+  const broken = await t.app.inject({ method: 'POST', url: '/api/v1/register', headers: { 'content-type': 'application/json' }, payload: '{"full_name":' });
+  expect(broken.json()).toEqual({ error: 'The request body is not valid JSON' });
+});
+
 it('says what is wrong with a body that is no JSON object, or no JSON, in its own words', async () => {
   const notObject = { status: 400, body: { error: 'The request body must be a JSON object' } };
   const notJson = { status: 415, body: { error: 'The request body must be JSON (Content-Type: application/json)' } };
