@@ -68,6 +68,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   // has a use for one.
   app.addHook('onRequest', async (request) => {
     if (/%00/.test(request.url)) throw AppError.nulCharacter();
+    // Bodies are read as sent; a compressed one would be read as broken JSON (RFC 9110 §15.5.16).
+    const encoding = request.headers['content-encoding'];
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (hasBody && encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw AppError.compressedBody();
   });
   // The API takes JSON (and the OAuth endpoints forms): text is refused as any other type is (415),
   // not read as a string that then fails validation.

@@ -36,6 +36,9 @@ export class AppError extends Error {
   static unsupportedMediaType() {
     return new AppError(415, 'The request body must be JSON (Content-Type: application/json)');
   }
+  static compressedBody() {
+    return new AppError(415, 'The request body must not be compressed: send it without Content-Encoding', undefined, { 'Accept-Encoding': 'identity' });
+  }
   static payloadTooLarge() {
     return new AppError(413, 'The request body is too large');
   }

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -76,6 +77,19 @@ it(`answers each of ${cases.length} malformed requests with a 4xx JSON error and
     expect(response.body, c.name).not.toMatch(/at .*\.ts:\d+|stack/i);
   }
   expect(await snapshot()).toEqual(before);
+});
+
+it('refuses a compressed body with 415, saying to send it as it is', async () => {
+  for (const encoding of ['gzip', 'br', 'deflate, gzip']) {
+    const answer = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, payload: gzipSync('{"email":"a@b.co","password":"x"}') });
+    expect({ status: answer.statusCode, body: answer.json(), accept: answer.headers['accept-encoding'] }, encoding).toEqual({ status: 415, body: { error: 'The request body must not be compressed: send it without Content-Encoding' }, accept: 'identity' });
+  }
+  const plain = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, payload: '{"email":"a@b.co","password":"x"}' });
+  expect(plain.statusCode).toBe(401);
+  // With no body there is nothing compressed: the header is ignored.
+  const user = await registerAndLogin(t.app);
+  const profile = await t.app.inject({ url: '/api/v1/auth/profile', headers: { authorization: `Bearer ${user.access}`, 'content-encoding': 'gzip' } });
+  expect(profile.statusCode).toBe(200);
 });
 
 it('tells a key that could reach the prototype from broken JSON', async () => {
