@@ -151,6 +151,9 @@ export class AppError extends Error {
   static notAnImage() {
     return new AppError(400, 'Please select an image file.', 'image');
   }
+  static pictureTooManyPixels(maxPixels: number) {
+    return new AppError(400, `The picture is larger than ${maxPixels / 1_000_000} megapixels; choose a smaller one.`, 'image');
+  }
   static pictureTooLarge(maxBytes: number) {
     return new AppError(413, `The picture is larger than ${maxBytes / 1024 / 1024} MB; choose a smaller one.`, 'image');
   }

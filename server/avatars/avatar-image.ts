@@ -39,7 +39,10 @@ async function decode(bytes: Buffer): Promise<{ bytes: Buffer; contentType: stri
     if (!format || !ACCEPTED_FORMATS.has(format)) throw AppError.notAnImage();
     const output = await image.rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'centre' }).webp({ quality: 86 }).toBuffer();
     return { bytes: output, contentType: 'image/webp' };
-  } catch {
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // Its header says it is too large to decode (read no further): told so, not "not an image".
+    if (error instanceof Error && /exceeds pixel limit/.test(error.message)) throw AppError.pictureTooManyPixels(MAX_INPUT_PIXELS);
     throw AppError.notAnImage();
   }
 }
