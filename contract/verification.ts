@@ -24,3 +24,5 @@ export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
 /** PUT /api/v1/avatar takes one multipart file field by this name. */
 export const AVATAR_FIELD = 'image';
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+/** 40 megapixels: any real photo, while a decompression bomb (20000 × 20000) is refused unread. */
+export const AVATAR_MAX_PIXELS = 40_000_000;

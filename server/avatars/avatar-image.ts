@@ -1,3 +1,4 @@
+import { AVATAR_MAX_PIXELS } from '../../contract/verification';
 import { AppError } from '../errors';
 import { workSlots } from '../operations/work-slots';
 
@@ -13,8 +14,6 @@ const loadSharp = () =>
 
 /** Formats accepted as pictures. SVG is refused: it is a document that can carry scripts. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
-// 40 megapixels: any real photo, while a decompression bomb (20000 × 20000) is refused unread.
-export const MAX_INPUT_PIXELS = 40_000_000;
 export const AVATAR_SIZE = 512;
 
 /**
@@ -34,7 +33,7 @@ export const picturesDecoding = () => decoding.running();
 async function decode(bytes: Buffer): Promise<{ bytes: Buffer; contentType: string }> {
   const sharp = await loadSharp();
   try {
-    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
+    const image = sharp(bytes, { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'warning', animated: false });
     const { format } = await image.metadata();
     if (!format || !ACCEPTED_FORMATS.has(format)) throw AppError.notAnImage();
     const output = await image.rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'centre' }).webp({ quality: 86 }).toBuffer();
@@ -42,7 +41,7 @@ async function decode(bytes: Buffer): Promise<{ bytes: Buffer; contentType: stri
   } catch (error) {
     if (error instanceof AppError) throw error;
     // Its header says it is too large to decode (read no further): told so, not "not an image".
-    if (error instanceof Error && /exceeds pixel limit/.test(error.message)) throw AppError.pictureTooManyPixels(MAX_INPUT_PIXELS);
+    if (error instanceof Error && /exceeds pixel limit/.test(error.message)) throw AppError.pictureTooManyPixels(AVATAR_MAX_PIXELS);
     throw AppError.notAnImage();
   }
 }

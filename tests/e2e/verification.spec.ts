@@ -145,6 +145,21 @@ test('a photo over the upload limit is made smaller in the browser and accepted'
   await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
 });
 
+test('a photo of more megapixels than the server takes, though under 5 MB, is made smaller in the browser and accepted', async ({ page }) => {
+  const person = newPerson('megapixels');
+  await register(person, server.url);
+  await throughEmailStep(page, person);
+  // 8000 × 5500 pixels of one colour: 44 megapixels in a few kilobytes.
+  const photo = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-photo-')), 'photo.png');
+  writeFileSync(photo, await sharp({ create: { width: 8000, height: 5500, channels: 3, background: '#4a7' } }).png().toBuffer());
+  expect(statSync(photo).size).toBeLessThan(AVATAR_MAX_BYTES);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Choose a picture' }).click();
+  await (await chooser).setFiles(photo);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'All set' })).toBeVisible();
+});
+
 async function cameraBrowser(extra: string[]): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', ...extra] });
 }
