@@ -26,12 +26,20 @@ export type AppOptions = ServiceOptions & {
   db: Database;
   /** A pino-compatible logger config (a stream for tests to read); defaults to the configured LOG_LEVEL. */
   logger?: boolean | { level: string; stream?: { write(line: string): void } };
+  /** How long a request may take to arrive, headers and body (tests shorten it); REQUEST_TIMEOUT_MS by default. */
+  requestTimeoutMs?: number;
 };
+
+/**
+ * A request whose body has not all arrived in this time is answered 408 and its connection
+ * closed, so that a client that stops sending cannot hold a connection for ever (Fastify turns
+ * Node's own 5-minute limit off). Two minutes is 5 MB, the largest upload, at 350 kbit/s.
+ */
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 // JSON bodies above this are refused with 413 (uploads set their own limit).
 const BODY_LIMIT = 64 * 1024;
 
-/** Builds the whole HTTP application on an opened, migrated database, without listening. */
 const parses = (text: string) => {
   try {
     JSON.parse(text);
@@ -41,9 +49,11 @@ const parses = (text: string) => {
   }
 };
 
+/** Builds the whole HTTP application on an opened, migrated database, without listening. */
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance & { services: Services }> {
   // Zod's words for rules a schema states without a message of its own (once per process is enough; again is harmless).
   installDefaultMessages();
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
@@ -51,6 +61,10 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     return503OnClosing: true,
     logController: new RequestLog(),
     routerOptions: { maxParamLength: MAX_PATH_PART_LENGTH },
+    requestTimeout,
+    // As Node's own server sets them for a request timeout (headers in at most a minute, within it),
+    // or it does not enforce the request timeout; checked every 30 s, or more often for a shorter one.
+    http: { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeout / 4)) },
     // The router's own refusals (a broken %-escape, an id too long) skip the error handler: same shape here.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       setApiHeaders(reply);

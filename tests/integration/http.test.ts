@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -197,4 +198,25 @@ describe('security headers', () => {
     });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
+});
+
+describe('a request that stops arriving', () => {
+  it('is answered 408 and its connection closed once the request time is up, while others are served', async () => {
+    const slow = await startTestApp({}, { requestTimeoutMs: 1_000 });
+    try {
+      const address = new URL(await slow.app.listen({ port: 0, host: '127.0.0.1' }));
+      const socket = net.connect(Number(address.port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      // Headers and a tenth of the body promised, then nothing more.
+      socket.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":');
+      const meanwhile = await fetch(new URL('/api/v1/register', address));
+      expect(meanwhile.status).toBe(200);
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await slow.close();
+    }
+  }, 15_000);
 });

@@ -17,7 +17,7 @@ export type TestApp = {
 };
 
 /** A whole app on its own fresh database, with a clock the test controls. */
-export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer'> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer' | 'requestTimeoutMs'> = {}): Promise<TestApp> {
   // A copy of the project's template (template-database.ts), or on PostgreSQL one an earlier test
   // emptied back to it (spare-databases.ts): migrating it again finds nothing to do.
   const database = takeSpareDatabase() ?? (await createTestDatabase(undefined, inject('templateDatabase')));
