@@ -44,7 +44,10 @@ function asGet(page: string, names: readonly string[], body: Record<string, unkn
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The token, introspection and revocation endpoints take form bodies only (RFC 6749 §3.2, RFC 7662 §2.1, RFC 7009 §2.1). */
+/**
+ * The token, introspection and revocation endpoints take form bodies only (RFC 6749 §3.2, RFC 7662
+ * §2.1, RFC 7009 §2.1): checked as the request comes, so a body of a type no parser reads is told this too.
+ */
 async function requireForm(request: FastifyRequest): Promise<void> {
   if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? '')) {
     throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
@@ -100,7 +103,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return { code: issued.code, redirect_to: issued.redirect_to };
   });
 
-  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema }, preValidation: requireForm }, async (request, reply) => {
+  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema }, onRequest: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
     noStore(reply);
     return oauth.tokens.grant(client, request.body, requestSource(request).client);
@@ -116,13 +119,13 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   app.get('/api/v1/oauth/userinfo', userinfo);
   app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().nullish() } }, userinfo);
 
-  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema }, preValidation: requireForm }, async (request, reply) => {
+  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema }, onRequest: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => confidentialClient(request, request.body));
     noStore(reply);
     return oauth.introspection.introspect(client, request.body.token);
   });
 
-  app.post('/api/v1/oauth/revoke', { schema: { body: tokenBodySchema }, preValidation: requireForm }, async (request, reply) => {
+  app.post('/api/v1/oauth/revoke', { schema: { body: tokenBodySchema }, onRequest: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
     await oauth.introspection.revoke(client, request.body.token);
     return noStore(reply).code(200).send();

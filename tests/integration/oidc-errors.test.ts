@@ -142,12 +142,15 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token })).body.error).toBe('invalid_grant');
   });
 
-  it('a JSON body, or none, is refused at the token, introspection and revocation endpoints: they take forms', async () => {
+  it('a JSON, text or multipart body, or none, is refused at the token, introspection and revocation endpoints: they take forms', async () => {
     const basic = `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}`;
     const c = (await code()).body.code;
     for (const url of ['/api/v1/oauth/token', '/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {
       const json = JSON.stringify({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier, token: c });
-      for (const init of [{ headers: { 'content-type': 'application/json', authorization: basic }, body: json }, { headers: { authorization: basic } }] as RequestInit[]) {
+      const multipart = new FormData();
+      multipart.set('grant_type', 'authorization_code');
+      const bodies = [{ headers: { 'content-type': 'application/json', authorization: basic }, body: json }, { headers: { 'content-type': 'text/plain', authorization: basic }, body: 'grant_type=authorization_code' }, { headers: { authorization: basic }, body: multipart }, { headers: { authorization: basic } }];
+      for (const init of bodies as RequestInit[]) {
         const response = await fetch(`${f.issuer}${url}`, { method: 'POST', ...init });
         expect({ status: response.status, body: await response.json() }, url).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the parameters as application/x-www-form-urlencoded' } });
       }
