@@ -124,6 +124,9 @@ export class AppError extends Error {
     const when = wait <= 60 ? 'in a minute' : wait <= 90 * 60 ? `in ${Math.ceil(wait / 60)} minutes` : `in ${Math.ceil(wait / 3600)} hours`;
     return new AppError(429, `Too many failed attempts; try again ${when}`, undefined, retryAfter(wait));
   }
+  static resetsAskedTooOften(retryAfterSeconds: number) {
+    return new AppError(429, `Too many password reset links have been asked for; you can ask again ${inTime(retryAfterSeconds)}`, undefined, retryAfter(retryAfterSeconds));
+  }
   static codeExpired() {
     return new AppError(400, 'The code has expired or was never sent; request a new one');
   }

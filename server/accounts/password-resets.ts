@@ -6,7 +6,7 @@ import { passwordResetMail } from '../mail/password-reset-mail';
 import type { Mailer } from '../mail/mailer';
 import { hashToken, newOpaqueToken } from '../sessions/tokens';
 import { addressBlock } from '../throttle/address-block';
-import type { FailureThrottle, ThrottleRule } from '../throttle/failure-throttle';
+import { rethrowAs, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AccountsService } from './accounts-service';
 import { refuseCommonPassword } from './common-passwords';
 import { normaliseEmail, type UsersRepository } from './users-repository';
@@ -40,7 +40,7 @@ export class PasswordResets {
       [`reset:account:${normaliseEmail(email)}`, RESET_THROTTLE.account],
       [`reset:address:${addressBlock(ip)}`, RESET_THROTTLE.address],
     ];
-    await this.throttle.count(keys); // every request counts, found or not, and before it is served
+    await this.throttle.count(keys).catch(rethrowAs(AppError.resetsAskedTooOften)); // every request counts, found or not, and before it is served
     const user = await this.users.findByEmail(email);
     // A disabled account gets no link, as Keycloak does: its owner is answered as anyone else.
     // Not awaited: an address with an account is answered as fast as one without.

@@ -12,6 +12,13 @@ const MAX_WAITS = 20;
 /** Whether an error is the throttle's refusal (429), not a failure to read it. */
 export const isThrottled = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 429;
 
+/** Turns the throttle's 429 into a feature's own words, with the same wait; anything else passes through. */
+export function rethrowAs(refusal: (retryAfterSeconds: number) => AppError) {
+  return (error: unknown): never => {
+    throw isThrottled(error) ? refusal(Number(error.headers['Retry-After'])) : error;
+  };
+}
+
 /**
  * Counts failures per key in fixed windows, in the database so every replica shares them.
  * Only failures stay counted (an attempt that turns out well is taken back): successful traffic is

@@ -6,7 +6,7 @@ import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { verificationCodeMail } from '../mail/verification-code-mail';
 import type { Mailer } from '../mail/mailer';
-import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
+import { rethrowAs, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 
 export const CODE_LENGTH = 6;
 export const CODE_LIFETIME_MINUTES = 10;
@@ -38,7 +38,6 @@ const NO_CODE_YET = '';
 // Bound to the user, so a code hash is useless for any other account.
 const hashCode = (userId: string, code: string) => createHash('sha256').update(`${userId}:${code}`).digest();
 
-const secondsToWait = (refusal: AppError) => Number(refusal.headers['Retry-After']);
 
 /**
  * Email verification with one-time codes: 6 digits, stored hashed, 10 minutes, 5 attempts.
@@ -170,11 +169,4 @@ export class EmailCodes {
       await tx.updateTable('users').set({ email_verified: 1, updated_at: now }).where('id', '=', userId).execute();
     });
   }
-}
-
-/** Turns the throttle's 429 into this feature's own words, with the same wait; anything else passes through. */
-function rethrowAs(refusal: (retryAfterSeconds: number) => AppError) {
-  return (error: unknown): never => {
-    throw isThrottled(error) ? refusal(secondsToWait(error)) : error;
-  };
 }
