@@ -40,7 +40,7 @@ export const REQUEST_TIMEOUT_MS = 120_000;
 // JSON bodies above this are refused with 413 (uploads set their own limit).
 const BODY_LIMIT = 64 * 1024;
 
-const parses = (text: string) => {
+const isJson = (text: string) => {
   try {
     JSON.parse(text);
     return true;
@@ -99,7 +99,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     if (/\\u0000|\0/.test(text)) return done(AppError.nulCharacter(), undefined);
     // The parser refuses keys that could reach an object's prototype, in the words it has for
     // broken JSON: JSON that parses is told the real reason.
-    parseJson(request, text, (error, value) => done(error && parses(text) ? AppError.prototypeKey() : error, value));
+    parseJson(request, text, (error, value) => done(error && isJson(text) ? AppError.prototypeKey() : error, value));
   });
 
   const services = await createServices(config, options.db, app.log, options);
