@@ -230,6 +230,14 @@ describe('an access token sent two ways is refused (RFC 6750 §2)', () => {
     expect(await post({ access_token: access }, 'Basic eDp5')).toMatchObject({ status: 200, body: { email: f.user.email } });
     expect(await post({ access_token: access })).toMatchObject({ status: 200, body: { email: f.user.email } });
   });
+
+  it('in the address it is never taken, and the caller is told where to send it', async () => {
+    const access = (await exchange((await code()).body.code, { redirect_uri: CALLBACK })).body.access_token as string;
+    for (const init of [{}, { headers: { authorization: `Bearer ${access}` } }] as RequestInit[]) {
+      const response = await fetch(`${f.issuer}/api/v1/oauth/userinfo?access_token=${access}`, init);
+      expect({ status: response.status, body: await response.json() }).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the access token in the Authorization header (Bearer), not in the address' } });
+    }
+  });
 });
 
 describe('a repeated token request parameter is refused (RFC 6749 §3.2)', () => {
