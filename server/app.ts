@@ -15,6 +15,7 @@ import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { AppError, installErrorHandling, routerRefusal } from './errors';
+import { answerClientError } from './http/client-errors';
 import { RequestLog } from './http/request-log';
 import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     // As Node's own server sets them for a request timeout (headers in at most a minute, within it),
     // or it does not enforce the request timeout; checked every 30 s, or more often for a shorter one.
     http: { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeout / 4)) },
+    clientErrorHandler: answerClientError,
     // The router's own refusals (a broken %-escape, an id too long) skip the error handler: same shape here.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       setApiHeaders(reply);

@@ -45,6 +45,15 @@ export class AppError extends Error {
   static brokenAddress() {
     return new AppError(400, 'The address is not valid: it has a broken %-escape');
   }
+  static requestTimedOut() {
+    return new AppError(408, 'The request did not arrive in time; send it again');
+  }
+  static headersTooLarge() {
+    return new AppError(431, 'The request headers are too large');
+  }
+  static notHttp() {
+    return new AppError(400, 'The request could not be read as HTTP');
+  }
   static addressTooLong() {
     return new AppError(414, `The address is too long: no part of it between slashes is over ${MAX_PATH_PART_LENGTH} characters`);
   }

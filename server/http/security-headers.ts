@@ -76,6 +76,9 @@ const servesApi = (request: FastifyRequest) => {
   return isApiPath(request.url) || (route !== undefined && isApiPath(route));
 };
 
+/** The API set as raw header lines, for answers written straight to a socket (client-errors.ts). */
+export const API_HEADER_LINES = Object.entries(API_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+
 /** For answers made before any hook runs (the router's own refusals): JSON, so the API set. */
 export function setApiHeaders(reply: FastifyReply): void {
   reply.headers(API_HEADERS);

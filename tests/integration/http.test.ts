@@ -200,6 +200,27 @@ describe('security headers', () => {
   });
 });
 
+describe('a request Node cannot take in', () => {
+  it('is answered in the API\'s shape: headers too large, bytes that are not HTTP', async () => {
+    const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+    const rawAnswer = (request: string) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(Number(address.port), '127.0.0.1');
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk));
+        socket.on('close', () => resolve(answer));
+        socket.write(request);
+      });
+    const huge = await rawAnswer(`GET /api/v1/auth/profile HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge.slice(huge.indexOf('\r\n\r\n') + 4)).toBe('{"error":"The request headers are too large"}');
+    const garbage = await rawAnswer('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage).toContain('\r\nX-Frame-Options: DENY\r\n');
+    expect(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)).toBe('{"error":"The request could not be read as HTTP"}');
+  });
+});
+
 describe('a request that stops arriving', () => {
   it('is answered 408 and its connection closed once the request time is up, while others are served', async () => {
     const slow = await startTestApp({}, { requestTimeoutMs: 1_000 });
@@ -214,7 +235,10 @@ describe('a request that stops arriving', () => {
       const meanwhile = await fetch(new URL('/api/v1/register', address));
       expect(meanwhile.status).toBe(200);
       await closed;
-      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      // In the API's shape and with its headers, as any other refusal.
+      expect(answer).toContain("\r\nContent-Security-Policy: default-src 'none';frame-ancestors 'none'\r\n");
+      expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe('{"error":"The request did not arrive in time; send it again"}');
     } finally {
       await slow.close();
     }
