@@ -11,4 +11,18 @@ describe('a service', () => {
     expect(errors({ icon_url: 'ftp://icons.home.lan/a.png' })).toEqual(['Icon URL must be an absolute http(s) URL']);
     expect(errors({ icon_url: 'https://icons.home.lan/a.png', launch_url: 'https://grafana.home.lan/' })).toBeUndefined();
   });
+
+  it('takes no * for a wildcard: redirect URIs are matched exactly', () => {
+    for (const uri of ['https://*.home.lan/login/generic_oauth', 'https://grafana.home.lan/*']) {
+      expect(errors({ redirect_uris: [uri] }), uri).toEqual(['URIs are matched exactly: a * is no wildcard, so list each address']);
+      expect(errors({ post_logout_redirect_uris: [uri] }), uri).toEqual(['URIs are matched exactly: a * is no wildcard, so list each address']);
+    }
+  });
+
+  it('keeps a URI listed twice once, and still needs one', () => {
+    const twice = apiServiceInputSchema.parse({ ...service, redirect_uris: ['https://a.home.lan/cb', 'https://b.home.lan/cb', 'https://a.home.lan/cb'] });
+    expect(twice.redirect_uris).toEqual(['https://a.home.lan/cb', 'https://b.home.lan/cb']);
+    expect(errors({ redirect_uris: [] })).toEqual(['At least one URI is required']);
+    expect(apiServiceInputSchema.parse({ ...service, post_logout_redirect_uris: [] }).post_logout_redirect_uris).toEqual([]);
+  });
 });

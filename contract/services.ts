@@ -36,9 +36,17 @@ export const redirectUriField = z
     }
   }, "Each URI must be an absolute http(s) URL, or an app's own scheme such as app.immich:/, without a fragment")
   // https://grafana.example@evil.example/ reads as Grafana and sends the codes to evil.example.
-  .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'A URI may not hold a user name or password');
+  .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'A URI may not hold a user name or password')
+  // Other providers take https://*.example.lan/* as a pattern; here it would match only itself.
+  .refine((value) => !value.includes('*'), 'URIs are matched exactly: a * is no wildcard, so list each address');
 
-const uriList = z.array(redirectUriField, { error: 'URIs must be a list' }).max(20, 'At most 20 URIs');
+/** A URI listed twice is kept once: it matches the same either way. */
+const uriList = (required: boolean) =>
+  z
+    .array(redirectUriField, { error: 'URIs must be a list' })
+    .min(required ? 1 : 0, 'At least one URI is required')
+    .max(20, 'At most 20 URIs')
+    .transform((uris) => [...new Set(uris)]);
 const grantTypeList = z.array(z.enum(GRANT_TYPES, { error: `Grant types must be among ${GRANT_TYPES.join(', ')}` }), { error: 'Grant types must be a list' });
 type GrantType = (typeof GRANT_TYPES)[number];
 const grantsOrDefault = (grants: GrantType[] | undefined): GrantType[] => (grants && grants.length > 0 ? grants : ['authorization_code']);
@@ -47,8 +55,8 @@ const grantsOrDefault = (grants: GrantType[] | undefined): GrantType[] => (grant
 export const apiServiceInputSchema = z.object({
   name: requiredText('Name', 120),
   description: requiredMultilineText('Description', 1000),
-  redirect_uris: uriList.min(1, 'At least one URI is required'),
-  post_logout_redirect_uris: uriList.optional(),
+  redirect_uris: uriList(true),
+  post_logout_redirect_uris: uriList(false).optional(),
   scopes: z
     .array(z.enum(KNOWN_SCOPES as [Scope, ...Scope[]], { error: `Scopes must be among ${KNOWN_SCOPES.join(', ')}` }), { error: 'Scopes are required' })
     .min(1, 'Scopes are required'),
