@@ -42,6 +42,10 @@ export class AppError extends Error {
   static payloadTooLarge() {
     return new AppError(413, 'The request body is too large');
   }
+  /** Any other 4xx, with its status kept: the request was not what the endpoint reads. */
+  static notProcessed(statusCode = 400) {
+    return new AppError(statusCode, 'The request could not be processed');
+  }
   static brokenAddress() {
     return new AppError(400, 'The address is not valid: it has a broken %-escape');
   }
@@ -234,7 +238,7 @@ const fastifyErrors: Record<string, () => AppError> = {
 };
 
 /** The router's own refusals, which skip the error handler (Fastify's `frameworkErrors`). */
-export const routerRefusal = (error: FastifyError): AppError => fastifyErrors[error.code]?.() ?? new AppError(400, 'The request could not be processed');
+export const routerRefusal = (error: FastifyError): AppError => fastifyErrors[error.code]?.() ?? AppError.notProcessed();
 
 /**
  * A request refused by its schema, by the first thing wrong with it; the OAuth endpoints word it
@@ -242,7 +246,7 @@ export const routerRefusal = (error: FastifyError): AppError => fastifyErrors[er
  */
 export function validationRefusal(error: FastifyError, query: unknown): AppError {
   const issue = error.validation?.[0];
-  if (!issue) return new AppError(400, 'The request could not be processed');
+  if (!issue) return AppError.notProcessed();
   const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (error.validationContext === 'querystring' && Array.isArray((query as Record<string, unknown> | undefined)?.[field])) {
     return AppError.validation(field, 'is sent more than once');
@@ -259,7 +263,7 @@ function toAppError(error: FastifyError, query: unknown): AppError | undefined {
   if (error instanceof SyntaxError) return AppError.invalidJson();
   // Any other 4xx Fastify raises keeps its status with a generic sentence.
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError(error.statusCode, 'The request could not be processed');
+    return AppError.notProcessed(error.statusCode);
   }
   return undefined;
 }

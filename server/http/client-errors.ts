@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors';
 import { API_HEADER_LINES } from './security-headers';
@@ -20,8 +21,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (socket.writable) {
     const refusal = refusalFor(error.code);
     const body = JSON.stringify({ error: refusal.message });
-    const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[refusal.statusCode];
-    socket.write(`HTTP/1.1 ${refusal.statusCode} ${reason}\r\n${API_HEADER_LINES}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n${API_HEADER_LINES}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
 }
