@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { NOT_AN_OBJECT, REQUIRED } from '../contract/default-messages';
+import { databaseOutage } from './db/database-outage';
 import { MAX_PATH_PART_LENGTH } from './http/allowed-methods';
 
 /**
@@ -212,8 +213,22 @@ export class AppError extends Error {
     return new AppError(409, 'The last administrator cannot be demoted, disabled or deleted');
   }
   static unavailable() {
-    return new AppError(503, 'The service is temporarily unavailable; try again shortly');
+    return new AppError(503, 'The service is temporarily unavailable; try again shortly', undefined, retryAfter(OUTAGE_RETRY_SECONDS));
   }
+}
+
+// Retry-After when the database cannot answer: long enough for a restart or a failover.
+const OUTAGE_RETRY_SECONDS = 5;
+
+/**
+ * The refusal for a request the database could not answer (PostgreSQL unreachable, a SQLite file
+ * that is full or locked): a 503 the client may retry, logged on one line that names the cause.
+ */
+export function outageRefusal(error: unknown, log: FastifyBaseLogger): AppError | undefined {
+  const outage = databaseOutage(error);
+  if (!outage) return undefined;
+  log.error({ database: outage }, 'the database could not answer; the request was refused with 503');
+  return AppError.unavailable();
 }
 
 /** Retry-After in whole seconds, at least one. */
@@ -274,12 +289,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     // The static files refuse a path not in canonical form ('//', '\', dot segments, a name too
     // long to look up): it names no file, so it is answered as any unknown address is.
     if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
-    const known = toAppError(error, request.query);
+    const outage = outageRefusal(error, request.log);
+    const known = outage ?? toAppError(error, request.query);
     if (!known) {
       request.log.error({ err: error }, 'unexpected error');
       return reply.code(500).send({ error: 'Internal server error' });
     }
-    if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
+    if (known.statusCode >= 500 && !outage) request.log.error({ err: error }, known.message);
     request.answeredExpectedRefusal = known.expected;
     return reply
       .code(known.statusCode)

@@ -51,7 +51,6 @@ export function sqliteOpenProblem(error: unknown, file: string): DatabaseProblem
   return new DatabaseProblem(`cannot open the database ${file}: ${codeOrMessage(error)}`);
 }
 
-/** Where a PostgreSQL URL points, as host:port, without the user or password. */
 /**
  * DATABASE_URL without its password, and the server it names, for log lines and errors. It is read
  * by hand where it is no WHATWG URL: a socket directory instead of a host
@@ -70,13 +69,32 @@ const REFUSED_BY_POSTGRES = /^(28|3D000)/;
 
 /**
  * pg's connection failures say "connect ECONNREFUSED 10.0.0.5:5432", or only the refusal: the
- * same failure named as the operator reads it. Any other error is returned as it is.
+ * same failure named as the operator reads it, as is a server that cannot take one now.
  */
 export function postgresConnectionProblem(error: unknown, address: string): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return error;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  // pg-pool's words when connectionTimeoutMillis passes: no connection came free, or the server did not answer.
+  if (message === 'timeout exceeded when trying to connect') return new DatabaseProblem(`no connection to PostgreSQL at ${address} came free in time: every connection of the pool is busy`);
+  if (message === 'Connection terminated due to connection timeout') return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: it did not answer in time`);
+  if (typeof code !== 'string') return postgresQueryProblem(error, address);
   if (/^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`);
   if (REFUSED_BY_POSTGRES.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} refused the connection: ${(error as Error).message}`);
+  return postgresQueryProblem(error, address);
+}
+
+// PostgreSQL SQLSTATEs of a server that cannot serve queries for now: class 08, the connection
+// failed; class 53, out of disk, memory or connections; 57P01–57P03, shutting down or starting.
+const POSTGRES_OUTAGE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3])$/;
+
+// What pg says, with no SQLSTATE, of a connection that broke under a query.
+const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable|^read E[A-Z]+|^write E[A-Z]+/;
+
+/** A failed PostgreSQL query as an outage (a DatabaseProblem) when the server or the connection is at fault. */
+export function postgresQueryProblem(error: unknown, address: string): unknown {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`);
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`);
+  if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`);
   return error;
 }
 

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type Migration, type MigrationResultSet } from 'kysely';
-import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, postgresConnectionProblem, sqliteOpenProblem } from './database-problems';
+import { POSTGRES_CONNECT_TIMEOUT_MS, watchPostgresFailures } from './database-outage';
+import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
 import { useNamedStatements } from './postgres-named-statements';
@@ -29,19 +30,21 @@ function loadPg(): typeof import('pg') {
 export const sqliteFile = (dataDir: string) => path.join(dataDir, 'home-guard.db');
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
-export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): OpenedDatabase {
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number }): OpenedDatabase {
   if (options.databaseUrl) {
     const pg = loadPg();
     const types = {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     };
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types });
+    // A server that stops answering (paused, or cut off by the network) must not hold requests for ever.
+    const connectionTimeoutMillis = options.postgresConnectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS;
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types, connectionTimeoutMillis });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     useNamedStatements(pool);
     const { location, address } = describePostgres(options.databaseUrl);
-    nameServerInConnectFailures(pool, address);
+    watchPostgresFailures(pool, address);
     return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location };
   }
   makeDataDir(options.dataDir);
@@ -77,18 +80,6 @@ function openSqlite(file: string): SqliteDatabase.Database {
     sqlite?.close();
     throw sqliteOpenProblem(error, file);
   }
-}
-
-/** A failed connection names the server it tried (pg's error names an address, or nothing). */
-function nameServerInConnectFailures(pool: import('pg').Pool, address: string): void {
-  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
-  // Kysely asks for a promise; a caller passing a callback gets pg's own behaviour.
-  pool.connect = ((...args: unknown[]) =>
-    args.length > 0
-      ? connect(...args)
-      : (connect() as Promise<unknown>).catch((error: unknown) => {
-          throw postgresConnectionProblem(error, address);
-        })) as typeof pool.connect;
 }
 
 /**

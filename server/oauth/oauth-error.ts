@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { redirectWith } from '../../contract/oauth';
-import { AppError, validationRefusal } from '../errors';
+import { AppError, outageRefusal, validationRefusal } from '../errors';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -18,7 +18,8 @@ export type OAuthErrorCode =
   | 'request_not_supported'
   | 'request_uri_not_supported'
   | 'invalid_token'
-  | 'server_error';
+  | 'server_error'
+  | 'temporarily_unavailable';
 
 /**
  * An RFC 6749 error. `redirect` is set for authorization errors that go back to the service
@@ -62,7 +63,9 @@ const APP_ERROR_CODES: Partial<Record<number, OAuthErrorCode>> = { 401: 'invalid
 export function installOAuthErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let known: OAuthError;
+    const outage = outageRefusal(error, request.log);
     if (error instanceof OAuthError) known = error;
+    else if (outage) known = new OAuthError('temporarily_unavailable', outage.message, outage.statusCode, undefined, outage.headers);
     else if (hasZodFastifySchemaValidationErrors(error)) {
       known = new OAuthError('invalid_request', validationRefusal(error, request.query).message);
     } else if (error instanceof AppError && error.statusCode < 500) {
