@@ -63,6 +63,9 @@ describe('loadConfig', () => {
     ['AUDIT_LOG_DAYS', '0'],
     ['AUDIT_LOG_DAYS', '1.5'],
     ['AUDIT_LOG_DAYS', '3651'],
+    ['DATABASE_WAIT', '-1'],
+    ['DATABASE_WAIT', '601'],
+    ['DATABASE_WAIT', '60s'],
     ['REGISTRATION', 'maybe'],
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail'],
@@ -82,6 +85,12 @@ describe('loadConfig', () => {
     expect(refusal({ ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '1800' })).toBe('REFRESH_TOKEN_TTL: must be longer than ACCESS_TOKEN_TTL (3600 s), or people using the app are signed out as their access token runs out (got 1800)');
     expect(refusal({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '900' })).toMatch(/^REFRESH_TOKEN_TTL: /);
     expect(loadConfig({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '1800' }).refreshTokenTtl).toBe(1800);
+  });
+
+  it('waits 60 s for PostgreSQL at start unless told, and not at all with DATABASE_WAIT=0', () => {
+    expect(loadConfig({}).databaseWaitSeconds).toBe(60);
+    expect(loadConfig({ DATABASE_WAIT: '0' }).databaseWaitSeconds).toBe(0);
+    expect(refusal({ DATABASE_WAIT: '60000' })).toBe('DATABASE_WAIT: must be a whole number of seconds from 0 to 600 (10 minutes) (got "60000")');
   });
 
   it('takes a sender as an address, alone or with a name', () => {

@@ -11,6 +11,8 @@ const seconds = (fallback: number, max: number, maxInWords: string) => {
   return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
 };
 
+const WAIT_MESSAGE = 'must be a whole number of seconds from 0 to 600 (10 minutes)';
+
 const days = (fallback: number, max: number) => {
   const message = `must be a whole number of days from 1 to ${max}`;
   return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
@@ -116,6 +118,12 @@ const envSchema = (defaultStaticDir: string | undefined) =>
     REFRESH_TOKEN_TTL: seconds(30 * DAY, 400 * DAY, '400 days'),
     SESSION_MAX_AGE: seconds(30 * DAY, 400 * DAY, '400 days'),
     AUDIT_LOG_DAYS: days(90, 3650),
+    DATABASE_WAIT: z.coerce
+      .number({ error: WAIT_MESSAGE })
+      .int(WAIT_MESSAGE)
+      .min(0, WAIT_MESSAGE)
+      .max(600, WAIT_MESSAGE)
+      .default(60),
     REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
     TRUST_PROXY: setting(trustProxyProblem, trustProxy).default(false),
@@ -129,6 +137,8 @@ export type Config = {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** At start, how long PostgreSQL may go on refusing connections (it may be starting too) before the server gives up. */
+  databaseWaitSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   accessTokenTtl: number;
@@ -211,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     publicUrl: e.PUBLIC_URL ?? new URL(`http://localhost:${e.PORT}`).origin,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseWaitSeconds: e.DATABASE_WAIT,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, insecureSettings, loadConfig, type Config } from './config';
-import { migrateToLatest, openDatabase, type Database } from './db/database';
+import { migrateWhenReachable, openDatabase, type Database } from './db/database';
 import { DatabaseProblem } from './db/database-problems';
 import { ensurePwaBuilt } from './http/pwa-build';
 import { lowerBackgroundThreads } from './operations/thread-priority';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const defaultDist = path.join(repoRoot, 'dist');
   if (config.staticDir === defaultDist) ensurePwaBuilt(repoRoot, defaultDist, (m) => process.stderr.write(`home-guard: ${m}\n`));
   const { db, dialect, location } = openDatabase(config);
-  await migrateToLatest(db);
+  await migrateWhenReachable(db, config.databaseWaitSeconds, (line) => process.stderr.write(`home-guard: ${line}\n`));
   const app = await buildApp(config, { db });
   for (const warning of insecureSettings(config)) app.log.warn(warning);
   app.log.info({ dialect, database: location }, 'database ready');

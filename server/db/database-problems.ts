@@ -5,7 +5,11 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
  * bug: its message is one line that names the file or the server, and never a password.
  */
 export class DatabaseProblem extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** It may pass by itself: PostgreSQL not answering, starting, or out of connections, not a refused login or a missing database. */
+    readonly passing = false,
+  ) {
     super(message);
     this.name = 'DatabaseProblem';
   }
@@ -74,10 +78,11 @@ const REFUSED_BY_POSTGRES = /^(28|3D000)/;
 export function postgresConnectionProblem(error: unknown, address: string): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   // pg-pool's words when connectionTimeoutMillis passes: no connection came free, or the server did not answer.
-  if (message === 'timeout exceeded when trying to connect') return new DatabaseProblem(`no connection to PostgreSQL at ${address} came free in time: every connection of the pool is busy`);
-  if (message === 'Connection terminated due to connection timeout') return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: it did not answer in time`);
+  if (message === 'timeout exceeded when trying to connect') return new DatabaseProblem(`no connection to PostgreSQL at ${address} came free in time: every connection of the pool is busy`, true);
+  if (message === 'Connection terminated due to connection timeout') return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: it did not answer in time`, true);
   if (typeof code !== 'string') return postgresQueryProblem(error, address);
-  if (/^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`);
+  // The server not up yet, or its name not yet known (a container starting beside this one).
+  if (/^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`, true);
   if (REFUSED_BY_POSTGRES.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} refused the connection: ${(error as Error).message}`);
   return postgresQueryProblem(error, address);
 }
@@ -92,9 +97,9 @@ const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable|^read E[A
 /** A failed PostgreSQL query as an outage (a DatabaseProblem) when the server or the connection is at fault. */
 export function postgresQueryProblem(error: unknown, address: string): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`);
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`);
-  if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`);
+  if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`, true);
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
+  if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`, true);
   return error;
 }
 

@@ -99,6 +99,28 @@ export async function migrateToLatest(db: Database, list: Record<string, Migrati
   }
 }
 
+const RETRY_EVERY_MS = 2_000;
+
+/**
+ * Migrates once PostgreSQL answers: started beside it (a compose stack), the server may find it
+ * refusing connections, or starting up, for its first seconds. A problem that does not pass by
+ * itself (a refused login, a missing database, SQLite) stops the start at once, as does one
+ * still there after `waitSeconds`. `say` is told once that the server is waiting, and why.
+ */
+export async function migrateWhenReachable(db: Database, waitSeconds: number, say: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + waitSeconds * 1000;
+  for (let told = false; ; told = true) {
+    try {
+      await migrateToLatest(db);
+      return;
+    } catch (error) {
+      if (!(error instanceof DatabaseProblem && error.passing) || Date.now() + RETRY_EVERY_MS > deadline) throw error;
+      if (!told) say(`${error.message}; trying again every ${RETRY_EVERY_MS / 1000} s for up to ${waitSeconds} s (DATABASE_WAIT)`);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+    }
+  }
+}
+
 /**
  * Kysely runs SQLite migrations outside a transaction, each statement committed by itself: a
  * process killed inside a migration of several statements left it half done and unrecorded, and

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../server/app';
@@ -6,6 +5,7 @@ import { loadConfig } from '../../server/config';
 import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { DatabaseProblem } from '../../server/db/database-problems';
 import { call, registerAndLogin, startTestApp, validRegistration } from '../support/test-app';
+import { startRelay } from '../support/postgres-relay';
 import { createTestDatabase, testDatabaseKind } from '../support/test-database';
 
 const UNAVAILABLE = { error: 'The service is temporarily unavailable; try again shortly' };
@@ -19,61 +19,6 @@ afterEach(async () => {
 function logLines() {
   const lines: string[] = [];
   return { stream: { write: (line: string) => lines.push(line) }, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
-}
-
-/**
- * A TCP relay in front of PostgreSQL, a real network path the test can cut (the port then refuses,
- * and open connections drop) and mend, break under the next query sent, or turn into a tarpit
- * that takes connections and never answers.
- */
-async function startRelay(target: URL) {
-  const open = new Set<net.Socket>();
-  let mode: 'relay' | 'break on a query' | 'tarpit' = 'relay';
-  const server = net.createServer((client) => {
-    open.add(client);
-    client.on('close', () => open.delete(client));
-    client.on('error', () => {});
-    if (mode === 'tarpit') return;
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    open.add(upstream);
-    upstream.on('close', () => open.delete(upstream));
-    upstream.on('error', () => client.destroy());
-    upstream.on('close', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('data', (chunk) => client.write(chunk));
-    client.on('data', (chunk) => (mode === 'break on a query' ? client.destroy() : upstream.write(chunk)));
-  });
-  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  await listen(0);
-  const { port } = server.address() as net.AddressInfo;
-  const cut = async () => {
-    const closed = new Promise((resolve) => server.close(resolve));
-    for (const socket of open) socket.destroy();
-    await closed;
-    // The app's side of each dropped connection hears of it on loopback at once; this lets it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  };
-  return {
-    port,
-    urlThrough: (url: string) => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(port) }).toString(),
-    cut,
-    mend: async () => {
-      if (server.listening) await cut();
-      mode = 'relay';
-      await listen(port);
-    },
-    breakOnNextQuery: () => {
-      mode = 'break on a query';
-    },
-    makeTarpit: async () => {
-      await cut();
-      mode = 'tarpit';
-      await listen(port);
-    },
-    close: async () => {
-      if (server.listening) await cut();
-    },
-  };
 }
 
 describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a running server', () => {
@@ -124,7 +69,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
   it('keeps running when connections drop under queries in flight, and serves again once they can be made', async () => {
     const { app, relay } = await appThroughRelay();
     const ada = await registerAndLogin(app);
-    relay.breakOnNextQuery();
+    relay.breakOnNextSend();
     const [profile, signIn] = await Promise.all([
       call(app, 'GET', '/api/v1/auth/profile', { token: ada.access }),
       call(app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } }),

@@ -107,7 +107,7 @@ describe('the server refuses to start, in one line naming the problem, exit code
 
   it('when PostgreSQL cannot be reached, naming where and never the password', async () => {
     const port = await freePort();
-    expect(await refusal({ DATA_DIR: newDataDir(), DATABASE_URL: `postgres://hg:S3cretPass@127.0.0.1:${port}/hg` })).toEqual({
+    expect(await refusal({ DATA_DIR: newDataDir(), DATABASE_URL: `postgres://hg:S3cretPass@127.0.0.1:${port}/hg`, DATABASE_WAIT: '0' })).toEqual({
       code: 2,
       lines: [`home-guard: cannot connect to PostgreSQL at 127.0.0.1:${port}: ECONNREFUSED`],
     });
