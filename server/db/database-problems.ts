@@ -88,8 +88,9 @@ export function postgresConnectionProblem(error: unknown, address: string): unkn
 }
 
 // PostgreSQL SQLSTATEs of a server that cannot serve queries for now: class 08, the connection
-// failed; class 53, out of disk, memory or connections; 57P01–57P03, shutting down or starting.
-const POSTGRES_OUTAGE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3])$/;
+// failed; class 53, out of disk, memory or connections; 57P01–57P03, shutting down or starting;
+// 25006, read-only (a standby reached before a failover's new primary, or a read-only default).
+const POSTGRES_OUTAGE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|25006)$/;
 
 // What pg says, with no SQLSTATE, of a connection that broke under a query.
 const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable|^read E[A-Z]+|^write E[A-Z]+/;

@@ -6,7 +6,7 @@ import { migrateToLatest, openDatabase } from '../../server/db/database';
 import { DatabaseProblem } from '../../server/db/database-problems';
 import { call, registerAndLogin, startTestApp, validRegistration } from '../support/test-app';
 import { startRelay } from '../support/postgres-relay';
-import { createTestDatabase, testDatabaseKind } from '../support/test-database';
+import { adminQuery, createTestDatabase, testDatabaseKind } from '../support/test-database';
 
 const UNAVAILABLE = { error: 'The service is temporarily unavailable; try again shortly' };
 
@@ -35,7 +35,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     const app = await buildApp(config, { db, logger: { level: 'error', stream: log.stream } });
     cleanups.push(() => app.close());
     await app.ready();
-    return { app, relay, log };
+    return { app, relay, log, database };
   }
 
   it('answers 503 with Retry-After while it cannot be reached, logs the cause on one line, and serves again once it is back', async () => {
@@ -77,6 +77,26 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     expect([profile.status, profile.body, signIn.status, signIn.body]).toEqual([503, UNAVAILABLE, 503, UNAVAILABLE]);
     await relay.mend();
     expect((await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
+  });
+
+  it('refuses writes with 503 while PostgreSQL is read-only (a standby before a failover), and serves reads', async () => {
+    const { app, database } = await appThroughRelay();
+    const ada = await registerAndLogin(app);
+    const name = new URL(database.databaseUrl!).pathname.slice(1);
+    const readOnly = async (on: boolean) => {
+      await adminQuery(`alter database ${name} set default_transaction_read_only = ${on ? 'on' : 'off'}`);
+      // The setting holds from a connection's start: the app's open ones are ended, and it makes new ones.
+      await adminQuery('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    await readOnly(true);
+
+    const signIn = await call(app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } });
+    expect([signIn.status, signIn.body]).toEqual([503, UNAVAILABLE]);
+    expect((await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
+
+    await readOnly(false);
+    expect((await call(app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } })).status).toBe(200);
   });
 
   it('answers 503 once a server that takes the connection but never answers has had its time, instead of holding the request', async () => {

@@ -19,7 +19,7 @@ export type TestDatabase = {
 
 export const testDatabaseKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
 
-async function adminQuery(sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+export async function adminQuery(sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
