@@ -92,14 +92,14 @@ export function postgresConnectionProblem(error: unknown, address: string): unkn
 // 25006, read-only (a standby reached before a failover's new primary, or a read-only default).
 const POSTGRES_OUTAGE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|25006)$/;
 
-// What pg says, with no SQLSTATE, of a connection that broke under a query.
-const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable|^read E[A-Z]+|^write E[A-Z]+/;
+// What pg says, with no SQLSTATE or socket error code, of a connection that broke under a query.
+const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable/;
 
 /** A failed PostgreSQL query as an outage (a DatabaseProblem) when the server or the connection is at fault. */
 export function postgresQueryProblem(error: unknown, address: string): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`, true);
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
+  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
   if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`, true);
   return error;
 }
