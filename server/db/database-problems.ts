@@ -88,9 +88,10 @@ export function postgresConnectionProblem(error: unknown, address: string): unkn
 }
 
 // PostgreSQL SQLSTATEs of a server that cannot serve queries for now: class 08, the connection
-// failed; class 53, out of disk, memory or connections; 57P01–57P03, shutting down or starting;
-// 25006, read-only (a standby reached before a failover's new primary, or a read-only default).
-const POSTGRES_OUTAGE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|25006)$/;
+// failed; class 53, out of disk, memory or connections; class 57, an operator's intervention
+// (shutting down, starting, a query cancelled or past statement_timeout); 25006, read-only (a
+// standby reached before a failover's new primary, or a read-only default).
+const POSTGRES_OUTAGE = /^(08|53|57)[0-9A-Z]{3}$|^25006$/;
 
 // What pg says, with no SQLSTATE or socket error code, of a connection that broke under a query.
 const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable/;
