@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { startRelay } from '../support/postgres-relay';
 import { freePort, runTs, TEST_SERVER_BUNDLE } from '../support/server-process';
@@ -11,15 +12,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function startServer(databaseUrl: string, env: Record<string, string> = {}) {
-  return freePort().then((port) => {
-    const run = runTs(TEST_SERVER_BUNDLE, [], { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', STATIC_DIR: newDataDir(), DATA_DIR: newDataDir(), DATABASE_URL: databaseUrl, ...env });
-    cleanups.push(async () => {
-      if (run.child.exitCode === null) run.child.kill('SIGKILL');
-      await run.exited;
-    });
-    return { ...run, url: `http://127.0.0.1:${port}`, lines: () => (run.stdout() + run.stderr()).trim().split('\n') };
+/** The server as its own process, on a database that may not answer yet; it is killed after the test. */
+async function startServer(databaseUrl: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const dirs = [newDataDir(), newDataDir()];
+  const run = runTs(TEST_SERVER_BUNDLE, [], { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', STATIC_DIR: dirs[0]!, DATA_DIR: dirs[1]!, DATABASE_URL: databaseUrl, ...env });
+  cleanups.push(async () => {
+    if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    await run.exited;
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
+  return { ...run, url: `http://127.0.0.1:${port}`, lines: () => (run.stdout() + run.stderr()).trim().split('\n') };
 }
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
