@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { databaseOutage } from './database-outage';
-import { postgresQueryProblem } from './database-problems';
+import { DatabaseProblem, postgresConnectionProblem, postgresQueryProblem } from './database-problems';
 
 const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
 
@@ -29,4 +29,16 @@ it('counts a SQLite file that is locked, full, unreadable or read-only as an out
     expect(databaseOutage(failure(code, 'x'))).toBe(`SQLite could not use the database file: x (${code})`);
   }
   for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', 'SQLITE_BUSYNESS', 'ENOENT']) expect(databaseOutage(failure(code, 'x'))).toBeUndefined();
+});
+
+describe('a PostgreSQL connection refused over TLS', () => {
+  it('names what to change when the server takes no TLS, or its certificate is not trusted, and does not wait for it to pass', () => {
+    const noTls = postgresConnectionProblem(new Error('The server does not support SSL connections'), 'db:5432');
+    expect(noTls).toEqual(new DatabaseProblem("PostgreSQL at db:5432 does not take TLS connections, which DATABASE_URL's sslmode asks for: remove sslmode from DATABASE_URL, or turn ssl on in postgresql.conf"));
+    expect((noTls as DatabaseProblem).passing).toBe(false);
+    for (const code of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
+      const refused = postgresConnectionProblem(failure(code, 'self-signed certificate'), 'db:5432') as DatabaseProblem;
+      expect([refused.message, refused.passing]).toEqual([`cannot connect to PostgreSQL at db:5432: its TLS certificate is not trusted (${code}); name its CA with sslrootcert=/path/to/ca.pem in DATABASE_URL, or, on a network you trust, sslmode=no-verify`, false]);
+    }
+  });
 });

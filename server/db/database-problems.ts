@@ -71,6 +71,9 @@ export function describePostgres(databaseUrl: string): { location: string; addre
 // or password was refused; 3D000, no such database.
 const REFUSED_BY_POSTGRES = /^(28|3D000)/;
 
+// Node's codes for a TLS certificate it would not trust: self-signed, an unknown CA, expired, or another name.
+const CERTIFICATE_REFUSED = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT(_LOCALLY)?|VERIFY_LEAF_SIGNATURE)|CERT_(HAS_EXPIRED|NOT_YET_VALID|UNTRUSTED)|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
 /**
  * pg's connection failures say "connect ECONNREFUSED 10.0.0.5:5432", or only the refusal: the
  * same failure named as the operator reads it, as is a server that cannot take one now.
@@ -80,6 +83,13 @@ export function postgresConnectionProblem(error: unknown, address: string): unkn
   // pg-pool's words when connectionTimeoutMillis passes: no connection came free, or the server did not answer.
   if (message === 'timeout exceeded when trying to connect') return new DatabaseProblem(`no connection to PostgreSQL at ${address} came free in time: every connection of the pool is busy`, true);
   if (message === 'Connection terminated due to connection timeout') return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: it did not answer in time`, true);
+  // DATABASE_URL's sslmode asks for TLS (pg reads require as verify-full), and the server has none, or a certificate Node will not trust.
+  if (message === 'The server does not support SSL connections') {
+    return new DatabaseProblem(`PostgreSQL at ${address} does not take TLS connections, which DATABASE_URL's sslmode asks for: remove sslmode from DATABASE_URL, or turn ssl on in postgresql.conf`);
+  }
+  if (typeof code === 'string' && CERTIFICATE_REFUSED.test(code)) {
+    return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: its TLS certificate is not trusted (${code}); name its CA with sslrootcert=/path/to/ca.pem in DATABASE_URL, or, on a network you trust, sslmode=no-verify`);
+  }
   if (typeof code !== 'string') return postgresQueryProblem(error, address);
   // The server not up yet, or its name not yet known (a container starting beside this one).
   if (/^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`, true);

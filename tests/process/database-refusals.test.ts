@@ -105,6 +105,13 @@ describe('the server refuses to start, in one line naming the problem, exit code
     }
   });
 
+  it('when DATABASE_URL asks for TLS and PostgreSQL takes none, saying what to change', async () => {
+    expect(await refusal({ DATA_DIR: newDataDir(), DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test?sslmode=no-verify' })).toEqual({
+      code: 2,
+      lines: ["home-guard: PostgreSQL at 127.0.0.1:5432 does not take TLS connections, which DATABASE_URL's sslmode asks for: remove sslmode from DATABASE_URL, or turn ssl on in postgresql.conf"],
+    });
+  });
+
   it('when PostgreSQL cannot be reached, naming where and never the password', async () => {
     const port = await freePort();
     expect(await refusal({ DATA_DIR: newDataDir(), DATABASE_URL: `postgres://hg:S3cretPass@127.0.0.1:${port}/hg`, DATABASE_WAIT: '0' })).toEqual({
