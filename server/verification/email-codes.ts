@@ -38,7 +38,6 @@ const NO_CODE_YET = '';
 // Bound to the user, so a code hash is useless for any other account.
 const hashCode = (userId: string, code: string) => createHash('sha256').update(`${userId}:${code}`).digest();
 
-
 /**
  * Email verification with one-time codes: 6 digits, stored hashed, 10 minutes, 5 attempts.
  * Only the newest code works; `created_at` of an account's row is when it last asked for one.
