@@ -2,13 +2,14 @@ import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type Migration, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
 import { POSTGRES_CONNECT_TIMEOUT_MS, watchPostgresFailures } from './database-outage';
 import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
 import { useNamedStatements } from './postgres-named-statements';
 import { withStatementCache } from './statement-cache';
+import { busyWait, SQLITE_BUSY_WAIT_MS, waitingSqliteDialect } from './sqlite-busy';
 import { scheduleWalCheckpoints } from './wal-checkpoints';
 import type { DB } from './schema';
 
@@ -30,7 +31,7 @@ function loadPg(): typeof import('pg') {
 export const sqliteFile = (dataDir: string) => path.join(dataDir, 'home-guard.db');
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
-export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number }): OpenedDatabase {
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number; sqliteBusyWaitMs?: number }): OpenedDatabase {
   if (options.databaseUrl) {
     const pg = loadPg();
     const types = {
@@ -53,8 +54,9 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   const sqlite = openSqlite(file);
   const checkpoints = scheduleWalCheckpoints(sqlite);
   const database = withStatementCache(sqlite, () => checkpoints.stop());
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
-  registerDirectSqlite(db, sqlite, database);
+  const wait = busyWait(sqlite, options.sqliteBusyWaitMs ?? SQLITE_BUSY_WAIT_MS);
+  const db = new Kysely<DB>({ dialect: waitingSqliteDialect(sqlite, { database }, wait) });
+  registerDirectSqlite(db, sqlite, database, wait);
   return { db, dialect: 'sqlite', location: file };
 }
 
@@ -63,15 +65,18 @@ function openSqlite(file: string): SqliteDatabase.Database {
   try {
     keepToOwner(file);
     sqlite = new SqliteDatabase(file);
+    // Opening may wait here for another process's lock: nothing is served yet.
+    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives a process crash; only a power loss may drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
     // SQLite's own default page cache, 2 MB; better-sqlite3 raises it to 16 MB, which the token
     // tables fill within a minute of writes. The operating system caches the file behind it, and
     // the benchmark is no slower: 5–6 MB less resident memory.
     sqlite.pragma('cache_size = -2000');
+    // From here on a statement never waits inside SQLite, on the event loop: sqlite-busy.ts waits on timers.
+    sqlite.pragma('busy_timeout = 0');
     // SQLite's own lower() folds ASCII only: a search for 'émile' would miss 'Émile' (searches
     // lower both sides, sql-search.ts). No index is built on lower(), so replacing it is safe.
     sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));

@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { QueryResult, SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import type { Database } from './database';
+import type { BusyWait } from './sqlite-busy';
 
 /** SQLite's one connection, for running compiled hot-path queries without Kysely's executor. */
 export type DirectSqlite = {
@@ -12,9 +13,9 @@ export type DirectSqlite = {
 
 // Registered for the top-level Kysely instance only: its transactions are other objects, so a query
 // run on a transaction keeps going through Kysely, inside that transaction.
-const handles = new WeakMap<Database, { sqlite: SqliteDatabase.Database; direct: DirectSqlite }>();
+const handles = new WeakMap<Database, { sqlite: SqliteDatabase.Database; direct: DirectSqlite; wait: BusyWait }>();
 
-export function registerDirectSqlite(db: Database, sqlite: SqliteDatabase.Database, statements: KyselySqliteDatabase): void {
+export function registerDirectSqlite(db: Database, sqlite: SqliteDatabase.Database, statements: KyselySqliteDatabase, wait: BusyWait): void {
   const execute = <O>(sql: string, parameters: readonly unknown[]): QueryResult<O> => {
     const statement = statements.prepare(sql);
     if (statement.reader) return { rows: statement.all(parameters) as O[] };
@@ -22,9 +23,10 @@ export function registerDirectSqlite(db: Database, sqlite: SqliteDatabase.Databa
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   };
   // One transaction wrapper for all grants, running whatever work it is handed (better-sqlite3
-  // builds a wrapper per call of sqlite.transaction).
+  // builds a wrapper per call of sqlite.transaction). IMMEDIATE takes the write lock first: held by
+  // another process, the transaction is refused before its work has run, and can run again whole.
   const inTransaction = sqlite.transaction((work: () => unknown) => work());
-  handles.set(db, { sqlite, direct: { execute, transaction: <T>(work: () => T) => inTransaction(work) as T } });
+  handles.set(db, { sqlite, wait, direct: { execute, transaction: <T>(work: () => T) => inTransaction.immediate(work) as T } });
 }
 
 /**
@@ -40,11 +42,12 @@ export function directSqlite(db: Database): DirectSqlite | undefined {
 
 /**
  * Runs `work` on the direct connection: at once when no transaction is open, otherwise after it,
- * holding Kysely's connection so that no other query runs meanwhile. Undefined when `db` is not
- * the SQLite database (PostgreSQL, or a Kysely transaction).
+ * holding Kysely's connection so that no other query runs meanwhile; again, after a pause, while
+ * another process holds the lock (sqlite-busy.ts). Undefined when `db` is not the SQLite database
+ * (PostgreSQL, or a Kysely transaction).
  */
 export async function onDirectSqlite<T>(db: Database, work: (direct: DirectSqlite) => T): Promise<T | undefined> {
   const handle = handles.get(db);
   if (!handle) return undefined;
-  return handle.sqlite.inTransaction ? db.connection().execute(async () => work(handle.direct)) : work(handle.direct);
+  return handle.wait(() => (handle.sqlite.inTransaction ? db.connection().execute(async () => work(handle.direct)) : work(handle.direct)));
 }

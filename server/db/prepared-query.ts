@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Database } from './database';
-import { directSqlite, type DirectSqlite } from './direct-sqlite';
+import { directSqlite, onDirectSqlite, type DirectSqlite } from './direct-sqlite';
+import { isBusy } from './sqlite-busy';
 
 // Stands in for a value while the query is compiled, and only then: run-time values are bound by
 // position, never written into SQL.
@@ -38,7 +39,15 @@ export function preparedQuery<O>(build: (db: Database, value: Placeholder) => Co
     // On SQLite, outside a transaction, the statement runs at once: Kysely's executor around a
     // synchronous driver was a third of a token grant's garbage (a connection lease per query).
     const direct = directSqlite(db);
-    if (direct) return now(db, direct, values);
+    if (direct) {
+      try {
+        return now(db, direct, values);
+      } catch (error) {
+        // Another process holds the lock: wait for it on timers, not on the event loop.
+        if (!isBusy(error)) throw error;
+        return (await onDirectSqlite(db, (again) => now(db, again, values)))!;
+      }
+    }
     const prepared = preparedFor(db);
     return db.executeQuery({ ...prepared.compiled, parameters: prepared.bind(values) });
   };

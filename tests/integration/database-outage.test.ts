@@ -1,9 +1,12 @@
+import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import * as client from 'openid-client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { migrateToLatest, openDatabase } from '../../server/db/database';
+import { migrateToLatest, openDatabase, sqliteFile } from '../../server/db/database';
 import { DatabaseProblem } from '../../server/db/database-problems';
+import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { call, registerAndLogin, startTestApp, validRegistration } from '../support/test-app';
 import { startRelay } from '../support/postgres-relay';
 import { adminQuery, createTestDatabase, testDatabaseKind } from '../support/test-database';
@@ -156,5 +159,69 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database that cannot g
     expect(later.status).toBe(200);
     const signIn = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } });
     expect(signIn.status).toBe(200);
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database whose write lock another process holds', () => {
+  /** A second connection to the app's database file, as the admin command or a sqlite3 shell opens it. */
+  function anotherProcess(dataDir: string) {
+    const other = new SqliteDatabase(sqliteFile(dataDir));
+    cleanups.push(async () => other.close());
+    other.exec('begin immediate');
+    return { letGo: () => other.exec('commit') };
+  }
+
+  // SQLite's busy handler used to wait inside the statement, holding up the event loop: every
+  // request stood still while the lock was held (this test's own reads and its letting go too).
+  it('serves reads meanwhile, and finishes the writes that waited once the lock is let go', async () => {
+    const f = await startOidcFixture();
+    cleanups.push(() => f.close());
+    const service = await f.createService();
+    const relyingParty = await f.relyingParty(service);
+    const { tokens } = await f.signInToService(relyingParty);
+    const lock = anotherProcess(f.t.database.dataDir);
+
+    let settled = 0;
+    const counted = <T>(write: Promise<T>) => write.finally(() => settled++);
+    const writes = Promise.all([
+      counted(oidcJson(f.issuer, 'POST', '/api/v1/register', validRegistration())), // a transaction through Kysely
+      counted(client.refreshTokenGrant(relyingParty, tokens.refresh_token!)), // the grant's own transaction
+      counted(oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: 'Not-her-pass1' })), // one statement: the failure counted
+    ]);
+    const profile = await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, f.user.access);
+    expect(profile.status).toBe(200);
+    const claims = await client.fetchUserInfo(relyingParty, tokens.access_token, client.skipSubjectCheck);
+    expect(claims.sub).toBe(profile.body.id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(settled).toBe(0);
+
+    lock.letGo();
+    const [registered, refreshed, wrongPassword] = await writes;
+    expect(registered.status).toBe(200);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect([wrongPassword.status, wrongPassword.body]).toEqual([401, { error: 'Invalid email or password' }]);
+  });
+
+  it('refuses a write with 503 once it has waited its time, naming the cause, and takes writes again after', async () => {
+    const database = await createTestDatabase(undefined, inject('templateDatabase'));
+    cleanups.push(() => database.drop());
+    const { db } = openDatabase({ databaseUrl: undefined, dataDir: database.dataDir, sqliteBusyWaitMs: 300 });
+    cleanups.push(() => db.destroy());
+    const log = logLines();
+    const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir });
+    const app = await buildApp(config, { db, logger: { level: 'error', stream: log.stream } });
+    cleanups.push(() => app.close());
+    const ada = await registerAndLogin(app);
+    const lock = anotherProcess(database.dataDir);
+
+    const refused = await call(app, 'POST', '/api/v1/register', { body: validRegistration() });
+    expect([refused.status, refused.body, refused.headers['retry-after']]).toEqual([503, UNAVAILABLE, '5']);
+    expect(log.entries().at(-1)).toMatchObject({
+      database: "another process has held the SQLite database's write lock for over 0.3 s (the admin command, a sqlite3 shell, a backup tool?)",
+    });
+    expect((await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
+
+    lock.letGo();
+    expect((await call(app, 'POST', '/api/v1/register', { body: validRegistration() })).status).toBe(200);
   });
 });
