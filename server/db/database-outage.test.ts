@@ -5,12 +5,12 @@ import { DatabaseProblem, postgresConnectionProblem, postgresQueryProblem } from
 const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
 
 describe('a PostgreSQL failure', () => {
-  it('is an outage when the server is shutting down, starting, read-only, out of disk or connections, or cancelled the query, or the connection broke', () => {
+  it('is an outage when the server is shutting down, starting, read-only, out of disk or connections, or cancelled the query, or it waited on a lock another session holds past lock_timeout, or the connection broke', () => {
     const at = '10.0.0.5:5432';
     expect(databaseOutage(postgresQueryProblem(failure('57P01', 'terminating connection due to administrator command'), at))).toBe(
       'PostgreSQL at 10.0.0.5:5432 cannot serve queries now: terminating connection due to administrator command (SQLSTATE 57P01)',
     );
-    for (const code of ['57P03', '57014', '53100', '53300', '08006', '25006']) expect(databaseOutage(postgresQueryProblem(failure(code, 'x'), at))).toContain(`(SQLSTATE ${code})`);
+    for (const code of ['57P03', '57014', '53100', '53300', '08006', '25006', '55P03']) expect(databaseOutage(postgresQueryProblem(failure(code, 'x'), at))).toContain(`(SQLSTATE ${code})`);
     expect(databaseOutage(postgresQueryProblem(failure('ECONNRESET', 'read ECONNRESET'), at))).toBe('lost the connection to PostgreSQL at 10.0.0.5:5432: ECONNRESET');
     expect(databaseOutage(postgresQueryProblem(new Error('Connection terminated unexpectedly'), at))).toBe('lost the connection to PostgreSQL at 10.0.0.5:5432: Connection terminated unexpectedly');
   });

@@ -4,6 +4,12 @@ import { DatabaseProblem, postgresConnectionProblem, postgresQueryProblem } from
 /** How long a request waits for a PostgreSQL connection, new or from the pool, before it is refused. */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a statement waits for a lock that another process (SQLite) or session (PostgreSQL)
+ * holds, such as a transaction left open in a sqlite3 or psql shell, before it is refused (503).
+ */
+export const LOCK_WAIT_MS = 5_000;
+
 // SQLite result codes (and their extended forms) that say the file cannot be used for now: locked
 // by another process past the busy timeout, full, failing to read or write, or read-only.
 const SQLITE_OUTAGE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|NOMEM|PROTOCOL)(_|$)/;

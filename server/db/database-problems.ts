@@ -103,12 +103,16 @@ export function postgresConnectionProblem(error: unknown, address: string): unkn
 // standby reached before a failover's new primary, or a read-only default).
 const POSTGRES_OUTAGE = /^(08|53|57)[0-9A-Z]{3}$|^25006$/;
 
+// lock_not_available: past lock_timeout (database.ts), or a NOWAIT, which no query here asks for.
+const LOCK_TIMEOUT = '55P03';
+
 // What pg says, with no SQLSTATE or socket error code, of a connection that broke under a query.
 const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable/;
 
 /** A failed PostgreSQL query as an outage (a DatabaseProblem) when the server or the connection is at fault. */
 export function postgresQueryProblem(error: unknown, address: string): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === LOCK_TIMEOUT) return new DatabaseProblem(`PostgreSQL at ${address}: another session has held a lock this request needs for longer than lock_timeout (an open transaction in psql?) (SQLSTATE ${code})`, true);
   if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`, true);
   if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
   if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`, true);

@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
-import { POSTGRES_CONNECT_TIMEOUT_MS, watchPostgresFailures } from './database-outage';
+import { LOCK_WAIT_MS, POSTGRES_CONNECT_TIMEOUT_MS, watchPostgresFailures } from './database-outage';
 import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
 import { useNamedStatements } from './postgres-named-statements';
 import { withStatementCache } from './statement-cache';
-import { busyWait, SQLITE_BUSY_WAIT_MS, waitingSqliteDialect } from './sqlite-busy';
+import { busyWait, waitingSqliteDialect } from './sqlite-busy';
 import { scheduleWalCheckpoints } from './wal-checkpoints';
 import type { DB } from './schema';
 
@@ -31,7 +31,8 @@ function loadPg(): typeof import('pg') {
 export const sqliteFile = (dataDir: string) => path.join(dataDir, 'home-guard.db');
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
-export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number; sqliteBusyWaitMs?: number }): OpenedDatabase {
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number; lockWaitMs?: number }): OpenedDatabase {
+  const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   if (options.databaseUrl) {
     const pg = loadPg();
     const types = {
@@ -40,7 +41,9 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
     };
     // A server that stops answering (paused, or cut off by the network) must not hold requests for ever.
     const connectionTimeoutMillis = options.postgresConnectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS;
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types, connectionTimeoutMillis });
+    // A statement waiting on another session's lock would hold its connection for ever, and ten of
+    // them every request: lock_timeout refuses it instead (a 503, database-problems.ts).
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types, connectionTimeoutMillis, lock_timeout: lockWaitMs });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     useNamedStatements(pool);
@@ -54,7 +57,7 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   const sqlite = openSqlite(file);
   const checkpoints = scheduleWalCheckpoints(sqlite);
   const database = withStatementCache(sqlite, () => checkpoints.stop());
-  const wait = busyWait(sqlite, options.sqliteBusyWaitMs ?? SQLITE_BUSY_WAIT_MS);
+  const wait = busyWait(sqlite, lockWaitMs);
   const db = new Kysely<DB>({ dialect: waitingSqliteDialect(sqlite, { database }, wait) });
   registerDirectSqlite(db, sqlite, database, wait);
   return { db, dialect: 'sqlite', location: file };

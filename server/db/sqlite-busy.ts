@@ -2,9 +2,6 @@ import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect, type SqliteDialectConfig } from 'kysely';
 import { DatabaseProblem } from './database-problems';
 
-/** How long a statement waits for a write lock that another process holds before it is refused (503). */
-export const SQLITE_BUSY_WAIT_MS = 5_000;
-
 // SQLite's own busy handler waits inside the statement, so on the event loop: while the admin CLI
 // or a sqlite3 shell held the write lock, every request stood still, reads too. The connection
 // waits 0 ms instead, and the wait happens here, on timers, between tries.

@@ -1,5 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import pg from 'pg';
 import * as client from 'openid-client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../server/app';
@@ -30,7 +31,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     cleanups.push(() => database.drop());
     const relay = await startRelay(new URL(database.databaseUrl!));
     cleanups.push(() => relay.close());
-    const { db } = openDatabase({ databaseUrl: relay.urlThrough(database.databaseUrl!), dataDir: database.dataDir, postgresConnectTimeoutMs: 500 });
+    const { db } = openDatabase({ databaseUrl: relay.urlThrough(database.databaseUrl!), dataDir: database.dataDir, postgresConnectTimeoutMs: 500, lockWaitMs: 300 });
     cleanups.push(() => db.destroy());
     await migrateToLatest(db);
     const log = logLines();
@@ -100,6 +101,29 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
 
     await readOnly(false);
     expect((await call(app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } })).status).toBe(200);
+  });
+
+  // A forgotten psql transaction holding a row: each request waiting on it used to hold its
+  // connection for ever, and ten of them every request after.
+  it('refuses a write with 503 once another session has held a lock it needs past lock_timeout, and serves reads meanwhile', async () => {
+    const { app, relay, log, database } = await appThroughRelay();
+    const ada = await registerAndLogin(app);
+    const psql = new pg.Client({ connectionString: database.databaseUrl });
+    await psql.connect();
+    cleanups.push(() => psql.end());
+    await psql.query('begin');
+    await psql.query('select id from users where id = $1 for update', [ada.id]);
+
+    const signIn = () => call(app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } });
+    const refused = await signIn();
+    expect([refused.status, refused.body, refused.headers['retry-after']]).toEqual([503, UNAVAILABLE, '5']);
+    expect(log.entries().at(-1)!.database).toBe(
+      `PostgreSQL at 127.0.0.1:${relay.port}: another session has held a lock this request needs for longer than lock_timeout (an open transaction in psql?) (SQLSTATE 55P03)`,
+    );
+    expect((await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
+
+    await psql.query('commit');
+    expect((await signIn()).status).toBe(200);
   });
 
   it('answers 503 once a server that takes the connection but never answers has had its time, instead of holding the request', async () => {
@@ -205,7 +229,7 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database whose write l
   it('refuses a write with 503 once it has waited its time, naming the cause, and takes writes again after', async () => {
     const database = await createTestDatabase(undefined, inject('templateDatabase'));
     cleanups.push(() => database.drop());
-    const { db } = openDatabase({ databaseUrl: undefined, dataDir: database.dataDir, sqliteBusyWaitMs: 300 });
+    const { db } = openDatabase({ databaseUrl: undefined, dataDir: database.dataDir, lockWaitMs: 300 });
     cleanups.push(() => db.destroy());
     const log = logLines();
     const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir });
