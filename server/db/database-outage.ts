@@ -11,7 +11,8 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
 export const LOCK_WAIT_MS = 5_000;
 
 // SQLite result codes (and their extended forms) that say the file cannot be used for now: locked
-// by another process past the busy timeout, full, failing to read or write, or read-only.
+// by another process (inside a transaction; outside one, sqlite-busy.ts waits), full, failing to
+// read or write, or read-only.
 const SQLITE_OUTAGE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|NOMEM|PROTOCOL)(_|$)/;
 
 /**

@@ -69,7 +69,7 @@ function openSqlite(file: string): SqliteDatabase.Database {
     keepToOwner(file);
     sqlite = new SqliteDatabase(file);
     // Opening may wait here for another process's lock: nothing is served yet.
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
     sqlite.pragma('journal_mode = WAL');
     // In WAL mode NORMAL survives a process crash; only a power loss may drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
