@@ -71,6 +71,9 @@ export function describePostgres(databaseUrl: string): { location: string; addre
 // or password was refused; 3D000, no such database.
 const REFUSED_BY_POSTGRES = /^(28|3D000)/;
 
+// Node's code for a failed socket: ECONNREFUSED, ECONNRESET, EAI_AGAIN (a name not yet known)…
+const SOCKET_ERROR = /^E[A-Z_]+$/;
+
 // Node's codes for a TLS certificate it would not trust: self-signed, an unknown CA, expired, or another name.
 const CERTIFICATE_REFUSED = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT(_LOCALLY)?|VERIFY_LEAF_SIGNATURE)|CERT_(HAS_EXPIRED|NOT_YET_VALID|UNTRUSTED)|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 
@@ -92,7 +95,7 @@ export function postgresConnectionProblem(error: unknown, address: string): unkn
   }
   if (typeof code !== 'string') return postgresQueryProblem(error, address);
   // The server not up yet, or its name not yet known (a container starting beside this one).
-  if (/^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`, true);
+  if (SOCKET_ERROR.test(code)) return new DatabaseProblem(`cannot connect to PostgreSQL at ${address}: ${code}`, true);
   if (REFUSED_BY_POSTGRES.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} refused the connection: ${(error as Error).message}`);
   return postgresQueryProblem(error, address);
 }
@@ -114,7 +117,7 @@ export function postgresQueryProblem(error: unknown, address: string): unknown {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (code === LOCK_TIMEOUT) return new DatabaseProblem(`PostgreSQL at ${address}: another session has held a lock this request needs for longer than lock_timeout (an open transaction in psql?) (SQLSTATE ${code})`, true);
   if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`, true);
-  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
+  if (typeof code === 'string' && SOCKET_ERROR.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
   if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`, true);
   return error;
 }
