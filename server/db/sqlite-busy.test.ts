@@ -73,7 +73,8 @@ it('passes any other failure on at once', async () => {
   expect([tries, (refusal as { code?: string }).code]).toEqual([1, 'SQLITE_ERROR']);
 });
 
-it("waits with Kysely's statements and transactions, beginning a transaction only once it holds the lock", async () => {
+/** The app's Kysely database, and another connection to its file holding the write lock. */
+async function kyselyWhileLocked() {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-busy-'));
   const { db } = openDatabase({ databaseUrl: undefined, dataDir });
   opened.push({ close: () => void db.destroy() });
@@ -81,7 +82,11 @@ it("waits with Kysely's statements and transactions, beginning a transaction onl
   const other = new SqliteDatabase(sqliteFile(dataDir));
   opened.push(other);
   other.exec('begin immediate');
+  return { db, other };
+}
 
+it("waits with Kysely's statements and transactions, beginning a transaction only once it holds the lock", async () => {
+  const { db, other } = await kyselyWhileLocked();
   let begun = false;
   const inTransaction = db.transaction().execute(async (tx) => {
     begun = true;
@@ -93,5 +98,21 @@ it("waits with Kysely's statements and transactions, beginning a transaction onl
 
   other.exec('commit');
   await Promise.all([inTransaction, statement]);
+  expect((await sql<{ n: number }>`select n from t order by n`.execute(db)).rows).toEqual([{ n: 1 }, { n: 2 }]);
+});
+
+// Kysely lends its one SQLite connection to one query at a time: a write holding it while it waited
+// held up every query through Kysely (the Home page, Devices, the admin lists) for up to 5 s.
+it('lends the connection to other queries while a statement or a transaction waits for the lock', async () => {
+  const { db, other } = await kyselyWhileLocked();
+  const waiting = [db.transaction().execute((tx) => sql`insert into t values (1)`.execute(tx)), sql`insert into t values (2)`.execute(db)];
+  await new Promise((resolve) => setTimeout(resolve, 20));
+
+  const read = sql<{ rows: number }>`select count(*) as rows from t`.execute(db);
+  const answer = await Promise.race([read, new Promise((resolve) => setTimeout(resolve, 1_000, 'still queued'))]);
+  expect(answer).toEqual({ rows: [{ rows: 0 }] });
+
+  other.exec('commit');
+  await Promise.all(waiting);
   expect((await sql<{ n: number }>`select n from t order by n`.execute(db)).rows).toEqual([{ n: 1 }, { n: 2 }]);
 });

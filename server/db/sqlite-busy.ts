@@ -10,7 +10,10 @@ const LONGEST_PAUSE_MS = 100;
 
 export const isBusy = (error: unknown) => typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
 
-export type BusyWait = <T>(attempt: () => T | Promise<T>) => Promise<T>;
+/** Runs `attempt`, and again after each `pause` while another process holds the lock. */
+export type BusyWait = <T>(attempt: () => T | Promise<T>, pause?: (ms: number) => Promise<void>) => Promise<T>;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `attempt` again, after a pause, while SQLite answers that another process holds the lock,
@@ -18,55 +21,113 @@ export type BusyWait = <T>(attempt: () => T | Promise<T>) => Promise<T>;
  * a transaction that failed as it began. A failure inside a transaction is left to its caller.
  */
 export function busyWait(sqlite: SqliteDatabase.Database, waitMs: number): BusyWait {
-  return async (attempt) => {
+  return async (attempt, pause = sleep) => {
     const deadline = Date.now() + waitMs;
-    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
+    for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS)) {
       try {
         return await attempt();
       } catch (error) {
         if (!isBusy(error) || sqlite.inTransaction) throw error;
-        if (Date.now() + pause > deadline) {
+        if (Date.now() + pauseMs > deadline) {
           throw new DatabaseProblem(`another process has held the SQLite database's write lock for over ${waitMs / 1000} s (the admin command, a sqlite3 shell, a backup tool?)`, true);
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      await pause(pauseMs);
     }
   };
 }
 
-/**
- * Kysely's SQLite dialect with its queries waiting (on timers) while another process holds the
- * lock. Its transactions begin IMMEDIATE, taking the write lock first, so that a transaction is
- * refused before it has done anything, never halfway.
- */
+/** Kysely's SQLite dialect, its one connection lent by a `WaitingSqliteDriver`. */
 export function waitingSqliteDialect(sqlite: SqliteDatabase.Database, config: SqliteDialectConfig, wait: BusyWait): Dialect {
   const dialect = new SqliteDialect(config);
   return {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: () => new ImmediateSqliteDriver({ ...config, onCreateConnection: async (connection) => waitWhenBusy(connection, sqlite, wait) }),
+    createDriver: () => new WaitingSqliteDriver(config, sqlite, wait),
   };
-}
-
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
 }
 
 /**
- * Kysely's one SQLite connection runs a statement synchronously and throws at once when it fails,
- * so the first try costs nothing more; only a statement refused for the lock goes on to wait.
+ * Kysely's SQLite driver lends its one connection to one query or transaction at a time. Here a
+ * statement refused for the lock waits on timers, and gives the connection back while it pauses,
+ * so that other queries (reads above all) run meanwhile instead of queueing behind it: a statement
+ * waits only outside a transaction, holding nothing in SQLite. Transactions begin IMMEDIATE,
+ * taking the write lock first, so that a transaction is refused before it has done anything, never
+ * halfway.
  */
-function waitWhenBusy(connection: DatabaseConnection, sqlite: SqliteDatabase.Database, wait: BusyWait): void {
-  const execute = connection.executeQuery.bind(connection);
-  connection.executeQuery = <R>(query: CompiledQuery) => {
-    try {
-      return execute<R>(query);
-    } catch (error) {
-      if (!isBusy(error) || sqlite.inTransaction) throw error;
-      return wait(() => execute<R>(query));
+class WaitingSqliteDriver extends SqliteDriver {
+  readonly #turns = new Turns();
+  readonly #sqlite: SqliteDatabase.Database;
+  readonly #wait: BusyWait;
+  #connection: DatabaseConnection | undefined;
+
+  constructor(config: SqliteDialectConfig, sqlite: SqliteDatabase.Database, wait: BusyWait) {
+    super(config);
+    this.#sqlite = sqlite;
+    this.#wait = wait;
+  }
+
+  override async init(): Promise<void> {
+    await super.init();
+    // The base driver's connection, lent from now on in this driver's own turns.
+    const connection = await super.acquireConnection();
+    await super.releaseConnection();
+    this.#connection = this.#waitingWhenBusy(connection);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#turns.take();
+    return this.#connection!;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.#turns.give();
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /**
+   * The connection runs a statement synchronously and throws at once when it fails, so the first
+   * try costs nothing more; only a statement refused for the lock goes on to wait.
+   */
+  #waitingWhenBusy(connection: DatabaseConnection): DatabaseConnection {
+    const execute = connection.executeQuery.bind(connection);
+    const pauseOutOfTurn = async (ms: number) => {
+      this.#turns.give();
+      await sleep(ms);
+      await this.#turns.take();
+    };
+    connection.executeQuery = <R>(query: CompiledQuery) => {
+      try {
+        return execute<R>(query);
+      } catch (error) {
+        if (!isBusy(error) || this.#sqlite.inTransaction) throw error;
+        return this.#wait(() => execute<R>(query), pauseOutOfTurn);
+      }
+    };
+    return connection;
+  }
+}
+
+/** One holder at a time, the others let in in the order they asked. */
+class Turns {
+  #taken = false;
+  readonly #waiting: Array<() => void> = [];
+
+  async take(): Promise<void> {
+    if (!this.#taken) {
+      this.#taken = true;
+      return;
     }
-  };
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#taken = false;
+  }
 }

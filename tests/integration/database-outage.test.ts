@@ -197,6 +197,8 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database whose write l
 
   // SQLite's busy handler used to wait inside the statement, holding up the event loop: every
   // request stood still while the lock was held (this test's own reads and its letting go too).
+  // Then a write waiting through Kysely held its one connection, and every read through Kysely
+  // (Home, Devices) queued behind it.
   it('serves reads meanwhile, and finishes the writes that waited once the lock is let go', async () => {
     const f = await startOidcFixture();
     cleanups.push(() => f.close());
@@ -208,7 +210,8 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database whose write l
     let settled = 0;
     const counted = <T>(write: Promise<T>) => write.finally(() => settled++);
     const writes = Promise.all([
-      counted(oidcJson(f.issuer, 'POST', '/api/v1/register', validRegistration())), // a transaction through Kysely
+      counted(oidcJson(f.issuer, 'POST', '/api/v1/register', validRegistration())), // a transaction through Kysely, after a hash
+      counted(oidcJson(f.issuer, 'DELETE', '/api/v1/auth/sessions', {}, f.user.access)), // one through Kysely at once
       counted(client.refreshTokenGrant(relyingParty, tokens.refresh_token!)), // the grant's own transaction
       counted(oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: 'Not-her-pass1' })), // one statement: the failure counted
     ]);
@@ -217,11 +220,15 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database whose write l
     const claims = await client.fetchUserInfo(relyingParty, tokens.access_token, client.skipSubjectCheck);
     expect(claims.sub).toBe(profile.body.id);
     await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const read of ['/api/v1/auth/sessions', '/api/v1/auth/launcher']) {
+      expect((await oidcJson(f.issuer, 'GET', read, undefined, f.user.access)).status).toBe(200);
+    }
     expect(settled).toBe(0);
 
     lock.letGo();
-    const [registered, refreshed, wrongPassword] = await writes;
+    const [registered, otherDevicesSignedOut, refreshed, wrongPassword] = await writes;
     expect(registered.status).toBe(200);
+    expect(otherDevicesSignedOut.status).toBe(200);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect([wrongPassword.status, wrongPassword.body]).toEqual([401, { error: 'Invalid email or password' }]);
   });
