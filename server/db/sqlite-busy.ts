@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect, type SqliteDialectConfig } from 'kysely';
+import { workSlots } from '../operations/work-slots';
 import { DatabaseProblem } from './database-problems';
 
 // SQLite's own busy handler waits inside the statement, so on the event loop: while the admin CLI
@@ -57,7 +58,7 @@ export function waitingSqliteDialect(sqlite: SqliteDatabase.Database, config: Sq
  * halfway.
  */
 class WaitingSqliteDriver extends SqliteDriver {
-  readonly #turns = new Turns();
+  readonly #turns = workSlots(1);
   readonly #sqlite: SqliteDatabase.Database;
   readonly #wait: BusyWait;
   #connection: DatabaseConnection | undefined;
@@ -112,22 +113,3 @@ class WaitingSqliteDriver extends SqliteDriver {
   }
 }
 
-/** One holder at a time, the others let in in the order they asked. */
-class Turns {
-  #taken = false;
-  readonly #waiting: Array<() => void> = [];
-
-  async take(): Promise<void> {
-    if (!this.#taken) {
-      this.#taken = true;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  give(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#taken = false;
-  }
-}
