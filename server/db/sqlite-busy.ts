@@ -112,4 +112,3 @@ class WaitingSqliteDriver extends SqliteDriver {
     return connection;
   }
 }
-
