@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect, type SqliteDialectConfig } from 'kysely';
 import { workSlots } from '../operations/work-slots';
@@ -13,8 +14,6 @@ export const isBusy = (error: unknown) => typeof (error as { code?: unknown } | 
 
 /** Runs `attempt`, and again after each `pause` while another process holds the lock. */
 export type BusyWait = <T>(attempt: () => T | Promise<T>, pause?: (ms: number) => Promise<void>) => Promise<T>;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `attempt` again, after a pause, while SQLite answers that another process holds the lock,
