@@ -33,12 +33,20 @@ const waitingForAccountLock = (page: Page) => page.evaluate(async () => ((await 
 const refreshWith = (refreshToken: string) =>
   fetch(`${E2E_URL}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` }, body: '{}' });
 
-test.describe('with 2-second access tokens', () => {
+// Short-lived access tokens, so the tests can wait them out. Not shorter: a fresh one is usable for
+// its lifetime less up to a second (`iat` is in whole seconds) less the fifth before `exp` in which
+// the worker refreshes. At 2 seconds that left 0.6 to 1.6 s, and under load the 20 calls of the
+// first test, or the retried call of the second, outlasted it: a second refresh was then right,
+// and the tests failed (twice on 2026-12-05, with a third test worker). At 4 seconds, at least 2.2 s.
+const TOKEN_SECONDS = 4;
+const tokenExpired = (page: Page) => page.waitForTimeout(TOKEN_SECONDS * 1000 + 500);
+
+test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
   let server: ServerProcess;
   let dataDir: string;
   test.beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-ttl-'));
-    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: 'dist', ACCESS_TOKEN_TTL: '2', METRICS: 'true' });
+    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: 'dist', ACCESS_TOKEN_TTL: String(TOKEN_SECONDS), METRICS: 'true' });
   });
   test.afterAll(async () => {
     await server.stop();
@@ -58,7 +66,7 @@ test.describe('with 2-second access tokens', () => {
     await expect(second.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
     await controlled(second);
 
-    await first.waitForTimeout(2_500); // the access token has expired now
+    await tokenExpired(first);
     const refreshesBefore = await refreshesAnswered(server);
     const [a, b] = await Promise.all([profileCalls(first, 10), profileCalls(second, 10)]);
     expect([...a, ...b]).toEqual(Array(20).fill(200));
@@ -80,7 +88,7 @@ test.describe('with 2-second access tokens', () => {
       await route.fetch();
       await route.abort('internetdisconnected');
     });
-    await page.waitForTimeout(2_500); // the access token has expired now
+    await tokenExpired(page);
     expect(await profileCalls(page, 1)).toEqual([200]);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBe(sent[0]);
@@ -98,7 +106,7 @@ test.describe('with 2-second access tokens', () => {
 
     // What the server says while it shuts down (Fastify's return503OnClosing), met by the refresh.
     await context.route('**/api/v1/auth/refresh', (route) => route.fulfill({ status: 503, json: { error: 'Service Unavailable' } }));
-    await page.waitForTimeout(2_500); // the access token has expired now
+    await tokenExpired(page);
     const answer = await page.evaluate(() => fetch('/api/v1/auth/profile').then(async (r) => ({ status: r.status, body: await r.json() }), (error: Error) => error.message));
     expect(answer).toEqual({ status: 503, body: { error: 'Service Unavailable' } });
     expect(await savedAccounts(page)).toBe(1);

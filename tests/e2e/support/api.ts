@@ -84,7 +84,7 @@ export const avatarPng = (colour = '#1c7ed6') => sharp({ create: { width: 256, h
 /** Completes verification through the API: email code from the outbox, a picture, verify. */
 export async function verifyThroughApi(person: Person, base = E2E_URL, outboxDir?: string): Promise<void> {
   let { access } = await login(person, base);
-  // A server with 2-second access tokens (tokens-and-offline.spec.ts) on a busy machine outlives
+  // A server with 4-second access tokens (tokens-and-offline.spec.ts) on a busy machine outlives
   // one during these steps: a step answered 401 signs in again and is sent once more.
   const signedIn = async (step: (token: string) => Promise<unknown>) => {
     try {
