@@ -20,6 +20,8 @@ export default defineConfig({
   fullyParallel: false,
   // Two, in CI as well: one took the whole run past 20 minutes on this 2-core VM (the end-to-end
   // step alone 10.1 min with one worker, 8.7 with two, measured 2026-12-02 without screenshots).
+  // Not three: the step is bound by the CPU (Chromium's processes use most of it), and three took
+  // 631 s against 591 s with two, using more of it (2026-12-05).
   workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],

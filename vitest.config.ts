@@ -19,7 +19,9 @@ const chromium = playwright({
 export default defineConfig({
   test: {
     // Both cores (the default leaves one idle): most tests wait on SQLite, PostgreSQL or a
-    // child process, so two files at once cut the run by about a third.
+    // child process, so two files at once cut the run by about a third. Not more: with two, the
+    // run already keeps both cores 86% busy; three took 266 and 320 s, four 313 s, against 317 s
+    // with two (2026-12-05).
     maxWorkers: 2,
     globalSetup: ['tests/support/compile-test-server.ts'],
     projects: [
