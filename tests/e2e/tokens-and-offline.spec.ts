@@ -37,7 +37,7 @@ const refreshWith = (refreshToken: string) =>
 // its lifetime less up to a second (`iat` is in whole seconds) less the fifth before `exp` in which
 // the worker refreshes. At 2 seconds that left 0.6 to 1.6 s, and under load the 20 calls of the
 // first test, or the retried call of the second, outlasted it: a second refresh was then right,
-// and the tests failed (twice on 2026-12-05, with a third test worker). At 4 seconds, at least 2.2 s.
+// and the tests failed (twice in seven runs on 2026-12-05). At 4 seconds, at least 2.2 s are left.
 const TOKEN_SECONDS = 4;
 const tokenExpired = (page: Page) => page.waitForTimeout(TOKEN_SECONDS * 1000 + 500);
 
