@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium';
 
 // The end-to-end tests run against the real server (SQLite in a fresh data directory) serving
 // the built PWA; `npm test` builds it first. Mails go to DATA_DIR/outbox, which tests read.
@@ -33,8 +34,8 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     headless: true,
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      executablePath: TEST_CHROMIUM,
+      args: CHROMIUM_ARGS,
     },
     // Locally, a failed test keeps its trace: actions, network, console and DOM snapshots, which
     // found the races so far. Not in CI: its clone is thrown away unread, and recording every test

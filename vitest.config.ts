@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium';
 
 // Integration tests run twice: once on SQLite, once on PostgreSQL (TEST_DATABASE picks). Files
 // share a worker's modules (isolate: false): importing the server afresh for each file took 98 s
@@ -11,8 +12,8 @@ const integration = ['tests/integration/**/*.test.ts', 'tests/crash/**/*.test.ts
 // Chromium: real IndexedDB, WebCrypto, Web Locks and BroadcastChannel.
 const chromium = playwright({
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    executablePath: TEST_CHROMIUM,
+    args: CHROMIUM_ARGS,
   },
 });
 

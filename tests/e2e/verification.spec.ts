@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { AVATAR_MAX_BYTES } from '../../contract/verification';
+import { CHROMIUM_ARGS, TEST_CHROMIUM } from '../support/chromium';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { avatarPng, login, newPerson, register } from './support/api';
@@ -22,7 +23,6 @@ test.afterAll(async () => {
   await smtp.close();
 });
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const profileOf = async (person: { email: string; password: string }) => {
   const { access } = await login({ ...person, name: '' }, server.url);
   return (await fetch(`${server.url}/api/v1/auth/profile`, { headers: { authorization: `Bearer ${access}` } })).json();
@@ -162,7 +162,7 @@ test('a photo of more megapixels than the server takes, though under 5 MB, is ma
 });
 
 async function cameraBrowser(extra: string[]): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', ...extra] });
+  return chromium.launch({ executablePath: TEST_CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', ...extra] });
 }
 
 test('a file that is no image is refused; the camera captures a PNG named avatar.png; a denied or missing camera says so', async () => {
