@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 import { call, startTestApp, type TestApp } from '../support/test-app';
 
@@ -21,7 +22,8 @@ describe('attacks on the OIDC provider', () => {
   });
 
   it('a NUL in client_secret_basic credentials is malformed, and counted as a failed authentication (PostgreSQL cannot store it)', async () => {
-    const failures = async () => (await f.t.db.selectFrom('throttle').select('failures').where('key', 'like', 'client-auth:%').executeTakeFirst())?.failures ?? 0;
+    // Credentials that cannot be read name no client: they count against the address alone.
+    const failures = async () => (await f.t.db.selectFrom('throttle').select('failures').where('key', 'like', 'client-auth:%:client:').executeTakeFirst())?.failures ?? 0;
     const before = await failures();
     const headers = ['JTAwOng=', Buffer.from('\0:x').toString('base64'), Buffer.from('grafana:%00').toString('base64')];
     for (const url of ['/api/v1/oauth/token', '/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {
@@ -32,6 +34,17 @@ describe('attacks on the OIDC provider', () => {
       }
     }
     expect(await failures()).toBe(before + 9);
+  });
+
+  it("one service's wrong secrets lock it out of the token endpoint, not another service at the same address", async () => {
+    const careless = await f.createService({ name: 'Careless' });
+    const other = await f.createService({ name: 'Other' });
+    const refresh = (clientId: string, secret: string) =>
+      fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'gone', client_id: clientId, client_secret: secret }) });
+    for (let i = 0; i < CLIENT_AUTH_THROTTLE.limit; i++) expect((await refresh(careless.clientId, 'wrong')).status).toBe(401);
+    expect((await refresh(careless.clientId, careless.clientSecret)).status).toBe(429);
+    // The other service authenticates: what it is told is about its refresh token.
+    expect(await (await refresh(other.clientId, other.clientSecret)).json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it("a service's token is no key to another user's or service's data", async () => {
