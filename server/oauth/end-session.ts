@@ -25,6 +25,9 @@ export class EndSession {
   async end(sent: EndSessionRequest): Promise<{ redirect_to: string | null; subject: string | null; ended: { userId: string; serviceId: string } | null }> {
     const request = omittingEmpty(sent);
     const hint = request.id_token_hint ? await this.hints.read(request.id_token_hint) : null;
+    // A hint that is not one of our ID tokens is no ground to act on, client_id or not
+    // (RP-Initiated Logout §4: what failed validation must not be used).
+    if (request.id_token_hint && !hint) return { redirect_to: null, subject: null, ended: null };
     const clientId = request.client_id ?? hint?.aud[0];
     const service = clientId ? await this.services.findByClientId(clientId) : undefined;
     if (hint && service && !hint.aud.includes(service.client_id)) return { redirect_to: null, subject: null, ended: null };

@@ -19,6 +19,11 @@ describe('attacks on the OIDC provider', () => {
     }
     const registered = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { client_id: service.clientId, post_logout_redirect_uri: 'https://app.lan/bye', state: 's' });
     expect(registered.body.redirect_to).toBe('https://app.lan/bye?state=s');
+    // Nor with a hint that is none of our ID tokens, though the client_id names the service.
+    for (const hint of ['garbage', `${f.user.access}`]) {
+      const forged = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: hint, client_id: service.clientId, post_logout_redirect_uri: 'https://app.lan/bye', state: 's' });
+      expect(forged.body, hint).toMatchObject({ redirect_to: null });
+    }
   });
 
   it('a NUL in client_secret_basic credentials is malformed, and counted as a failed authentication (PostgreSQL cannot store it)', async () => {
