@@ -86,6 +86,10 @@ describe('public clients (mobile, desktop and single-page apps)', () => {
       expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', beyond, f.user.access)).body).toMatchObject({ error: 'invalid_request', error_description: 'redirect_uri is not registered for this service' });
     }
     expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', (await request(tool.clientId, { redirect_uri: 'http://127.0.0.1:65535/callback' })).params, f.user.access)).status).toBe(200);
+    // A confidential service is no native app (RFC 9700 §4.1.3): its loopback URI is matched whole, port and all.
+    const server = await f.createService({ name: 'Local service', redirect_uris: ['http://127.0.0.1/callback'] });
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', (await request(server.clientId, { redirect_uri: redirectUri })).params, f.user.access)).body).toMatchObject({ error: 'invalid_request', error_description: 'redirect_uri is not registered for this service' });
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', (await request(server.clientId, { redirect_uri: 'http://127.0.0.1/callback' })).params, f.user.access)).status).toBe(200);
   });
 
   it('ask the person every time when sent back to loopback or an app scheme (RFC 8252 §8.6), but not to https', async () => {

@@ -3,8 +3,9 @@ import { OAuthError } from '../oauth-error';
 
 /**
  * The redirect_uri must be one of the registered ones, byte for byte (trailing slash, case and
- * query included), but for a loopback address's port (see loopbackAnyPort). It may be left out
- * only when exactly one is registered.
+ * query included), but for a loopback address's port when the service is a native app, a public
+ * client (see loopbackAnyPort; RFC 9700 §4.1.3 leaves the port open to those only). It may be
+ * left out only when exactly one is registered.
  */
 export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | undefined): string {
   const registered = JSON.parse(service.redirect_uris) as string[];
@@ -12,7 +13,7 @@ export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | u
     if (registered.length === 1) return registered[0]!;
     throw new OAuthError('invalid_request', 'redirect_uri is missing');
   }
-  const loopback = loopbackAnyPort(redirectUri);
+  const loopback = service.public_client === 1 ? loopbackAnyPort(redirectUri) : undefined;
   if (!registered.some((uri) => uri === redirectUri || (loopback !== undefined && loopbackAnyPort(uri) === loopback))) {
     throw new OAuthError('invalid_request', 'redirect_uri is not registered for this service');
   }
