@@ -25,7 +25,7 @@ export type ValidAuthorizationRequest = {
 
 /** A parameter sent without a value is treated as if it were not sent (RFC 6749 §3.1). */
 export function omittingEmpty<T extends Record<string, unknown>>(params: T): T {
-  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '')) as T;
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '' && value !== undefined)) as T;
 }
 
 /**

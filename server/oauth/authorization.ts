@@ -67,7 +67,8 @@ export class Authorization {
    * finds no approval to go on.
    */
   async issueCode(sent: CodeRequest, auth: Authenticated, ip: string | undefined): Promise<{ code: string; redirect_to: string; serviceId: string } | null> {
-    const params = omittingEmpty(sent);
+    // The spec's minimum is {nonce, client_id}: what is left out takes the spec's defaults (§9).
+    const params = { response_type: 'code', scope: 'openid', ...omittingEmpty(sent) };
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer);
     const fail = (error: OAuthError) => error.redirectingTo(valid.redirectUri, valid.state, this.issuer);
     const silent = valid.prompt.includes('none');

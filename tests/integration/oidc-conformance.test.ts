@@ -49,6 +49,17 @@ describe('the token request repeats the redirect_uri (RFC 6749 §4.1.3, OIDC Cor
   });
 });
 
+describe("the consent screen's call with the spec's minimum, {nonce, client_id}", () => {
+  it("is a code request of scope openid, the spec's defaults, sent back to the one registered redirect_uri", async () => {
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, nonce: 'n-1' }, f.user.access);
+    expect(answer.status).toBe(200);
+    expect(new URL(answer.body.redirect_to).origin + new URL(answer.body.redirect_to).pathname).toBe(CALLBACK);
+    const issued = await token({ grant_type: 'authorization_code', code: answer.body.code });
+    expect(issued.body.scope).toBe('openid');
+    expect(idTokenClaims(issued.body.id_token).nonce).toBe('n-1');
+  });
+});
+
 describe('a refresh with a narrower scope (RFC 6749 §6)', () => {
   it('narrows the access and ID tokens only: the new refresh token keeps the whole grant', async () => {
     const issued = await exchange((await code({ scope: 'openid email profile' })).body.code, { redirect_uri: CALLBACK });
