@@ -19,6 +19,7 @@ import { answerClientError } from './http/client-errors';
 import { RequestLog } from './http/request-log';
 import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
+import { installJsonBodyParser } from './http/json-body';
 import { learnAllowedMethods, MAX_PATH_PART_LENGTH } from './http/allowed-methods';
 import { createServices, type ServiceOptions, type Services } from './services';
 import { installDefaultMessages } from '../contract/default-messages';
@@ -40,15 +41,6 @@ export const REQUEST_TIMEOUT_MS = 120_000;
 
 // JSON bodies above this are refused with 413 (uploads set their own limit).
 const BODY_LIMIT = 64 * 1024;
-
-const isJson = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Builds the whole HTTP application on an opened, migrated database, without listening. */
 export async function buildApp(config: Config, options: AppOptions): Promise<FastifyInstance & { services: Services }> {
@@ -92,17 +84,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   // The API takes JSON (and the OAuth endpoints forms): text is refused as any other type is (415),
   // not read as a string that then fails validation.
   app.removeContentTypeParser('text/plain');
-  // Calls without a payload may send an empty body with a JSON content type.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    if (/\\u0000|\0/.test(text)) return done(AppError.nulCharacter(), undefined);
-    // The parser refuses keys that could reach an object's prototype, in the words it has for
-    // broken JSON: JSON that parses is told the real reason.
-    parseJson(request, text, (error, value) => done(error && isJson(text) ? AppError.prototypeKey() : error, value));
-  });
+  installJsonBodyParser(app);
 
   const services = await createServices(config, options.db, app.log, options);
   app.decorate('services', services);

@@ -62,6 +62,12 @@ export class AppError extends Error {
   static addressTooLong() {
     return new AppError(414, `The address is too long: no part of it between slashes is over ${MAX_PATH_PART_LENGTH} characters`);
   }
+  static notUtf8() {
+    return new AppError(400, 'The request body is not UTF-8 text: some of its bytes are no character');
+  }
+  static loneSurrogate() {
+    return new AppError(400, 'The request body has a \\u escape of half a character (a surrogate without its pair), which no field accepts');
+  }
   static nulCharacter() {
     return new AppError(400, 'The request contains a NUL character, which no field accepts');
   }

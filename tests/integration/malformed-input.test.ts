@@ -104,6 +104,32 @@ it('tells a key that could reach the prototype from broken JSON', async () => {
   expect(broken.json()).toEqual({ error: 'The request body is not valid JSON' });
 });
 
+it('refuses text that is no UTF-8, or a \\u escape of half a character, and stores nothing of it', async () => {
+  const register = (payload: string | Buffer) => t.app.inject({ method: 'POST', url: '/api/v1/register', headers: { 'content-type': 'application/json' }, payload });
+  const registration = (email: string, fullName = 'Ada') => `{"full_name":"${fullName}","email":"${email}","password":"Passw0rd-long"}`;
+  const notUtf8 = { error: 'The request body is not UTF-8 text: some of its bytes are no character' };
+  const halfCharacter = { error: 'The request body has a \\u escape of half a character (a surrogate without its pair), which no field accepts' };
+  const bytes = (text: string, invalid: number[]) => Buffer.concat([Buffer.from(text), Buffer.from(invalid), Buffer.from('"}')]);
+  const cases: Array<[string | Buffer, object]> = [
+    [bytes('{"full_name":"', [0xff, 0xfe]), notUtf8],
+    // A surrogate written in UTF-8's form (CESU-8), which UTF-8 forbids.
+    [bytes('{"email":"sur', [0xed, 0xa0, 0x80]), notUtf8],
+    [registration('sur\\ud800@example.com'), halfCharacter],
+    [registration('sur\\udc00@example.com'), halfCharacter],
+    [registration('a@example.com', '\\ude00\\ud83d'), halfCharacter],
+    ['{"\\ud800":1}', halfCharacter],
+  ];
+  for (const [payload, expected] of cases) {
+    const answer = await register(payload);
+    expect({ status: answer.statusCode, body: answer.json() }, String(payload)).toEqual({ status: 400, body: expected });
+  }
+  expect(await t.db.selectFrom('users').select('email').execute()).toEqual([]);
+  // A pair escaped, as Python's json.dumps sends an emoji, is a whole character: taken.
+  const paired = await register(registration('ada@example.com', 'Ada \\ud83d\\ude00'));
+  expect(paired.statusCode).toBe(200);
+  expect(await t.db.selectFrom('users').select('full_name').execute()).toEqual([{ full_name: 'Ada \u{1F600}' }]);
+});
+
 it('says what is wrong with a body that is no JSON object, or no JSON, in its own words', async () => {
   const notObject = { status: 400, body: { error: 'The request body must be a JSON object' } };
   const notJson = { status: 415, body: { error: 'The request body must be JSON (Content-Type: application/json)' } };
