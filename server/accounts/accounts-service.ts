@@ -195,11 +195,13 @@ export class AccountsService {
   /**
    * After a reset by mail of an account whose email was never proved: it may have been someone
    * else's registration of the address, and a second step they set up would keep the mailbox's
-   * owner out still. Answers whether one was turned off.
+   * owner out still. Only one set up while the email was unproved: an email is unproved also
+   * when an administrator changed it, and the second step its owner set up stays. Answers
+   * whether one was turned off.
    */
   async dropUnprovenSecondStep(user: UserRow): Promise<boolean> {
     if (user.email_verified === 1) return false;
-    return (await this.authenticatorApps.turnOff(user, 'self')).wasOn;
+    return (await this.authenticatorApps.turnOff(user, 'self', 'set-up-unproved')).wasOn;
   }
 
   /** The sign-in itself, its attempt counted: taken back unless a password or code was wrong. */

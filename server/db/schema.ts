@@ -108,6 +108,8 @@ export interface AuthenticatorAppsTable {
   /** The time step of the last code accepted: a code works once, and never an older one after it. */
   last_used_step: number;
   created_at: number;
+  /** Set up while the account's email was unproved (before that was refused): a reset by mail turns it off. */
+  set_up_unproved: ColumnType<Flag, Flag | undefined, Flag>;
 }
 
 /** A secret given for setting up an app, until a code made from it turns two-step sign-in on. */

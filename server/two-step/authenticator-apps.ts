@@ -95,12 +95,16 @@ export class AuthenticatorApps {
   }
 
   /** Turns it off; `wasOn` says whether there was anything to turn off. */
-  async turnOff(person: Person, by: 'self' | 'administrator'): Promise<{ status: TwoStepStatus; wasOn: boolean }> {
-    const removed = await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('recovery_codes').where('user_id', '=', person.id).execute();
-      return tx.deleteFrom('authenticator_apps').where('user_id', '=', person.id).executeTakeFirst();
+  async turnOff(person: Person, by: 'self' | 'administrator', only: 'any' | 'set-up-unproved' = 'any'): Promise<{ status: TwoStepStatus; wasOn: boolean }> {
+    const wasOn = await this.db.transaction().execute(async (tx) => {
+      const removed = await tx
+        .deleteFrom('authenticator_apps')
+        .where('user_id', '=', person.id)
+        .$if(only === 'set-up-unproved', (query) => query.where('set_up_unproved', '=', 1))
+        .executeTakeFirst();
+      if (removed.numDeletedRows > 0n) await tx.deleteFrom('recovery_codes').where('user_id', '=', person.id).execute();
+      return removed.numDeletedRows > 0n;
     });
-    const wasOn = removed.numDeletedRows > 0n;
     if (wasOn) this.tell(person, by === 'self' ? 'turned-off' : 'turned-off-by-administrator');
     return { status: { enabled: false, since: null, recovery_codes_left: 0 }, wasOn };
   }
