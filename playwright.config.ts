@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium';
+import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium.ts';
 
 // The end-to-end tests run against the real server (SQLite in a fresh data directory) serving
 // the built PWA; `npm test` builds it first. Mails go to DATA_DIR/outbox, which tests read.

@@ -1,6 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
-import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium';
+import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium.ts';
 
 // Integration tests run twice: once on SQLite, once on PostgreSQL (TEST_DATABASE picks). Files
 // share a worker's modules (isolate: false): importing the server afresh for each file took 98 s

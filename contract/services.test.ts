@@ -23,6 +23,9 @@ describe('a service', () => {
     const twice = apiServiceInputSchema.parse({ ...service, redirect_uris: ['https://a.home.lan/cb', 'https://b.home.lan/cb', 'https://a.home.lan/cb'] });
     expect(twice.redirect_uris).toEqual(['https://a.home.lan/cb', 'https://b.home.lan/cb']);
     expect(errors({ redirect_uris: [] })).toEqual(['At least one URI is required']);
+    expect(errors({ redirect_uris: undefined })).toEqual(['At least one URI is required']);
+    expect(errors({ redirect_uris: 'x' })).toEqual(['URIs must be a list']);
+    expect(errors({ post_logout_redirect_uris: 'x' })).toEqual(['URIs must be a list']);
     expect(apiServiceInputSchema.parse({ ...service, post_logout_redirect_uris: [] }).post_logout_redirect_uris).toEqual([]);
   });
 });

@@ -43,7 +43,7 @@ export const redirectUriField = z
 /** A URI listed twice is kept once: it matches the same either way. */
 const uriList = (required: boolean) =>
   z
-    .array(redirectUriField, { error: 'URIs must be a list' })
+    .array(redirectUriField, { error: (issue) => (required && issue.input === undefined ? 'At least one URI is required' : 'URIs must be a list') })
     .min(required ? 1 : 0, 'At least one URI is required')
     .max(20, 'At most 20 URIs')
     .transform((uris) => [...new Set(uris)]);
