@@ -69,12 +69,16 @@ describe('checkRedirectUri', () => {
     expect(checkRedirectUri(service({ redirect_uris: '["https://only.lan/cb"]' }), undefined)).toBe('https://only.lan/cb');
   });
 
-  it('leaves the port of a loopback address to the app (RFC 8252 §7.3), and only that', () => {
-    const cli = service({ redirect_uris: '["http://127.0.0.1/callback", "http://[::1]:8000/cb?x=1"]' });
+  it('leaves the port of a loopback address to a native app (RFC 8252 §7.3), and only that', () => {
+    const cli = service({ redirect_uris: '["http://127.0.0.1/callback", "http://[::1]:8000/cb?x=1"]', public_client: 1 });
     for (const uri of ['http://127.0.0.1:53127/callback', 'http://127.0.0.1/callback', 'http://[::1]/cb?x=1', 'http://[::1]:40000/cb?x=1']) expect(checkRedirectUri(cli, uri), uri).toBe(uri);
     for (const uri of ['http://127.0.0.1:53127/callback/', 'http://127.0.0.1:53127/other', 'http://localhost:53127/callback', 'https://127.0.0.1:53127/callback', 'http://127.0.0.2:53127/callback', 'http://[::1]:40000/cb', 'http://127.0.0.1:53127@evil.example/callback']) {
       expect(refusal(() => checkRedirectUri(cli, uri)), uri).toBe('invalid_request: redirect_uri is not registered for this service (400)');
     }
+    // A confidential service is no native app (RFC 9700 §4.1.3): matched whole.
+    const local = service({ redirect_uris: cli.redirect_uris });
+    expect(checkRedirectUri(local, 'http://127.0.0.1/callback')).toBe('http://127.0.0.1/callback');
+    expect(refusal(() => checkRedirectUri(local, 'http://127.0.0.1:53127/callback'))).toBe('invalid_request: redirect_uri is not registered for this service (400)');
   });
 });
 
