@@ -34,7 +34,8 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   const recorded = <T>(request: FastifyRequest, kind: AuditEventKind, service: { id: string; name: string }, answer: T): Promise<T> =>
     services.audit.recordedAnswer(request, { kind, serviceId: service.id, detail: service.name }, answer);
 
-  app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema, response: { 200: createdApiServiceSchema, ...errors } } }, async (request) => {
+  // A field the form does not take is refused (.strict()), not dropped with a 200 that says it was saved.
+  app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema.strict(), response: { 200: createdApiServiceSchema, ...errors } } }, async (request) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
     const creationKey = key === undefined ? undefined : idempotencyKeySchema.safeParse(key);
     if (creationKey?.success === false) throw AppError.validation(IDEMPOTENCY_KEY_HEADER, creationKey.error.issues[0]?.message ?? 'is not valid');
@@ -49,7 +50,7 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     apiServices.get(request.params.id),
   );
 
-  app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceUpdateSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
+  app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceUpdateSchema.strict(), response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
     const { service, turned, changed } = await apiServices.update(request.params.id, request.body);
     if (turned) await recorded(request, service.is_active ? 'service-turned-on' : 'service-turned-off', service, service);
     return changed ? recorded(request, 'service-changed', service, service) : service;

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -148,6 +148,22 @@ it('says what is wrong with a body that is no JSON object, or no JSON, in its ow
   }
   const token = await t.app.inject({ method: 'POST', url: '/api/v1/oauth/token', headers: { 'content-type': 'text/plain' }, payload: 'grant_type=authorization_code' });
   expect([token.statusCode, token.json().error], 'the token endpoint, in its own (OAuth) words').toEqual([400, 'invalid_request']);
+});
+
+it("refuses a field the admin's writes do not take: it was dropped with a 200, as if saved", async () => {
+  const admin = await registerAndLogin(t.app);
+  const user = await registerAndLogin(t.app);
+  const asAdmin = async (method: 'POST' | 'PUT', url: string, body: unknown) => {
+    const answer = await call(t.app, method, url, { token: admin.access, body });
+    return [answer.status, answer.body.error];
+  };
+  const edit = { full_name: 'Ada', email: user.email, is_admin: false };
+  expect(await asAdmin('PUT', `/api/v1/admin/users/${user.id}`, { ...edit, disabled: true })).toEqual([400, 'Unknown field "disabled": this request does not take it']);
+  expect(await asAdmin('POST', '/api/v1/admin/users', { full_name: 'Bo', email: 'bo@example.com', password: 'Passw0rd-long', role: 'admin' })).toEqual([400, 'Unknown field "role": this request does not take it']);
+  const service = { name: 'Grafana', description: 'Dashboards', redirect_uris: ['https://grafana.home.lan/cb'], scopes: ['openid'] };
+  expect(await asAdmin('POST', '/api/v1/admin/api-services', { ...service, client_secret: 'mine' })).toEqual([400, 'Unknown field "client_secret": this request does not take it']);
+  expect(await t.db.selectFrom('api_services').select('id').execute()).toEqual([]);
+  expect((await t.db.selectFrom('users').select('disabled_at').where('id', '=', user.id).executeTakeFirstOrThrow()).disabled_at).toBeNull();
 });
 
 it("words the rules a field states without a message of its own plainly, not in the parser's words", async () => {
