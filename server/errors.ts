@@ -213,7 +213,7 @@ export class AppError extends Error {
     return new AppError(409, 'You cannot delete your own account');
   }
   static creationKeyUsed() {
-    return new AppError(409, 'The service sent with this Idempotency-Key was created already (over an hour ago, or with another name): open it from the API Services list');
+    return new AppError(409, 'The service sent with this Idempotency-Key was created already (over an hour ago, or with other settings): open it from the API Services list');
   }
   static lastAdministrator() {
     return new AppError(409, 'The last administrator cannot be demoted, disabled or deleted');

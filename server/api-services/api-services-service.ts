@@ -13,6 +13,23 @@ type CreatedService = { id: string; credentials: { client_id: string; client_sec
 /** How long a creation sent again gets the service it made (see repeatedCreation). */
 const REPEAT_WITHIN_MS = 60 * 60_000;
 
+/** A new service's row as the form sets it: all but its identity, secret and times. */
+const storedSettings = (input: ApiServiceInput) => ({
+  name: input.name,
+  description: input.description,
+  redirect_uris: JSON.stringify(input.redirect_uris),
+  post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
+  scopes: JSON.stringify([...new Set(input.scopes)]),
+  grant_types: JSON.stringify([...new Set(input.grant_types)]),
+  is_active: input.is_active === false ? 0 : 1,
+  icon_url: input.icon_url ?? null,
+  launch_url: input.launch_url ?? null,
+  id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
+  allowed_groups: JSON.stringify(input.allowed_groups ?? []),
+  require_two_step: input.require_two_step ? 1 : 0,
+  public_client: input.public_client ? 1 : 0,
+} as const);
+
 /** Services (OpenID Connect clients) as administrators manage them. */
 export class ApiServicesService {
   constructor(
@@ -45,21 +62,9 @@ export class ApiServicesService {
     try {
       await this.services.insert({
         id,
-        name: input.name,
-        description: input.description,
+        ...storedSettings(input),
         client_id: clientId,
         client_secret_hash: hashClientSecret(secret),
-        redirect_uris: JSON.stringify(input.redirect_uris),
-        post_logout_redirect_uris: JSON.stringify(input.post_logout_redirect_uris ?? []),
-        scopes: JSON.stringify([...new Set(input.scopes)]),
-        grant_types: JSON.stringify([...new Set(input.grant_types)]),
-        is_active: input.is_active === false ? 0 : 1,
-        icon_url: input.icon_url ?? null,
-        launch_url: input.launch_url ?? null,
-        id_token_signed_response_alg: input.id_token_signed_response_alg ?? 'RS256',
-        allowed_groups: JSON.stringify(input.allowed_groups ?? []),
-        require_two_step: input.require_two_step ? 1 : 0,
-        public_client: input.public_client ? 1 : 0,
         created_at: now,
         updated_at: now,
         creation_key: creationKey ?? null,
@@ -75,12 +80,13 @@ export class ApiServicesService {
 
   /**
    * A creation sent again, its answer lost on the way: the service it made, with a new secret
-   * (nobody saw the first, which stops working). Within an hour and for the same name only: a key
-   * sent later, or with another name, is refused rather than taken to mean this service, whose
-   * secret may be in use by then.
+   * (nobody saw the first, which stops working). Within an hour and with the same settings only: a
+   * key sent later, or with others (another service, or this one changed since), is refused rather
+   * than taken to mean this service, whose secret may be in use by then.
    */
   private async repeatedCreation(made: ApiServiceRow, input: ApiServiceInput): Promise<CreatedService> {
-    if (this.clock() - made.created_at > REPEAT_WITHIN_MS || made.name !== input.name) throw AppError.creationKeyUsed();
+    const sameSettings = Object.entries(storedSettings(input)).every(([column, value]) => made[column as keyof ApiServiceRow] === value);
+    if (this.clock() - made.created_at > REPEAT_WITHIN_MS || !sameSettings) throw AppError.creationKeyUsed();
     const credentials = made.public_client === 1 ? { client_id: made.client_id, client_secret: null } : await this.regenerateSecret(made.id);
     return { id: made.id, credentials, repeated: true };
   }

@@ -212,12 +212,14 @@ describe('a creation sent again with its Idempotency-Key (its answer lost on the
     expect(await rows()).toHaveLength(1);
   });
 
-  it('is refused with another name, or over an hour later, changing nothing; without a key each creation is its own', async () => {
+  it('is refused with other settings, or over an hour later, changing nothing; without a key each creation is its own', async () => {
     const key = randomUUID();
     const first = await create(key);
-    const refusal = 'The service sent with this Idempotency-Key was created already (over an hour ago, or with another name): open it from the API Services list';
-    const renamed = await create(key, input({ name: 'Immich' }));
-    expect([renamed.status, renamed.body.error]).toEqual([409, refusal]);
+    const refusal = 'The service sent with this Idempotency-Key was created already (over an hour ago, or with other settings): open it from the API Services list';
+    for (const other of [{ name: 'Immich' }, { redirect_uris: ['https://elsewhere.home.lan/cb'] }, { public_client: true }, { is_active: false }]) {
+      const changed = await create(key, input(other));
+      expect([changed.status, changed.body.error], JSON.stringify(other)).toEqual([409, refusal]);
+    }
     t.advance(61 * 60_000);
     admin.access = (await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } })).body.access; // the old one expired
     const late = await create(key);
