@@ -41,13 +41,23 @@ export async function admittingUpload<T>(userId: string, upload: () => Promise<T
   }
 }
 
-/** The bytes of the picture sent as the form's image field. */
+/**
+ * The bytes of the picture sent as the form's image field, its only part. Every part is read: one
+ * after the picture is refused as one before it is (reading stopped at the picture, and anything
+ * after it was taken with a 200).
+ */
 export async function readPicture(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw AppError.notAnImage();
   try {
-    const file = await request.file();
-    if (!file || file.fieldname !== AVATAR_FIELD) throw AppError.notAnImage();
-    return await file.toBuffer();
+    let picture: Buffer | undefined;
+    for await (const part of request.parts()) {
+      if (picture !== undefined || part.type !== 'file' || part.fieldname !== AVATAR_FIELD) {
+        throw picture === undefined && part.type === 'file' ? AppError.notAnImage() : AppError.tooManyUploadParts();
+      }
+      picture = await part.toBuffer();
+    }
+    if (picture === undefined) throw AppError.notAnImage();
+    return picture;
   } catch (error) {
     // busboy's parse errors are plain Errors without a status; anything raised while reading the body is about the body.
     if (error instanceof AppError || (error as FastifyError).statusCode !== undefined) throw error;

@@ -64,6 +64,23 @@ describe('a malformed upload is refused with 400 and a sentence, storing nothing
     await nothingStored();
     expect((await upload(await pngOf(8, 8))).status, 'the picture alone is taken').toBe(200);
   });
+
+  it('refuses any part besides the picture, before or after it, storing nothing', async () => {
+    const png = await pngOf(8, 8);
+    const picturePart = Buffer.concat([Buffer.from(partHead('image', 'avatar.png')), png, Buffer.from('\r\n')]);
+    const end = Buffer.from(`--${BOUNDARY}--\r\n`);
+    const field = Buffer.from(`${partHead('caption')}x\r\n`);
+    const cases: Array<[string, Buffer]> = [
+      ['a field before the picture', Buffer.concat([field, picturePart, end])],
+      ['a field after the picture', Buffer.concat([picturePart, field, end])],
+      ['a second picture', Buffer.concat([picturePart, picturePart, end])],
+    ];
+    for (const [name, payload] of cases) {
+      const answer = await sendRaw(payload);
+      expect([answer.statusCode, answer.json()], name).toEqual([400, { error: 'The upload has too many fields or files; send one picture, as the image field', field: 'image' }]);
+    }
+    await nothingStored();
+  });
 });
 
 describe('uploads at once', () => {
