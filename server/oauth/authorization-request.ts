@@ -1,6 +1,7 @@
 import type { AuthorizationParams } from '../../contract/oauth';
 import type { ApiServiceRow, ApiServicesRepository } from '../api-services/api-services-repository';
 import { checkClientUsable } from './checks/check-client';
+import { checkCodeGrantAllowed } from './checks/check-grant-type';
 import { checkPkceChallenge } from './checks/check-pkce';
 import { checkMaxAge, checkPrompt } from './checks/check-prompt';
 import { checkRedirectUri } from './checks/check-redirect-uri';
@@ -45,6 +46,7 @@ export async function validateAuthorizationRequest(params: AuthorizationParams, 
     refuseRepeated(repeated);
     checkNoRequestObject(params.request, params.request_uri);
     checkResponseType(params.response_type, params.response_mode);
+    checkCodeGrantAllowed(service);
     const scopes = checkScope(service, params.scope);
     const pkce = checkPkceChallenge(params.code_challenge, params.code_challenge_method, service.public_client === 1);
     const prompt = checkPrompt(params.prompt);

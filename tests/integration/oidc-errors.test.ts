@@ -178,6 +178,14 @@ describe('the authorization request', () => {
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'invalid_scope', state: 'xyz', iss: f.issuer });
   });
 
+  it('a service that may not use the authorization_code grant is told so, back at the service, and gets no code', async () => {
+    const refreshOnly = await f.createService({ name: 'Refresh only', grant_types: ['refresh_token'] });
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: refreshOnly.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 'xyz' }, f.user.access);
+    expect(answer.status).toBe(400);
+    expect(Object.fromEntries(new URL(answer.body.redirect_to).searchParams)).toMatchObject({ error: 'unauthorized_client', state: 'xyz', iss: f.issuer });
+    expect(await f.t.db.selectFrom('oauth_codes').select('code_hash').where('service_id', '=', refreshOnly.id).execute()).toEqual([]);
+  });
+
   it('an unknown client or an unregistered redirect_uri is never redirected to', async () => {
     for (const params of [
       { client_id: 'nope', redirect_uri: CALLBACK },

@@ -11,3 +11,13 @@ export function checkGrantType(service: ApiServiceRow, grantType: string | undef
   if (!allowed.includes(grantType)) throw new OAuthError('unauthorized_client', `This service may not use the ${grantType} grant`);
   return grantType as 'authorization_code' | 'refresh_token';
 }
+
+/**
+ * A code is asked for only by a service that may exchange it: told at the authorization request
+ * (RFC 6749 §4.1.2.1), before the person approves anything, not at the token endpoint after.
+ */
+export function checkCodeGrantAllowed(service: ApiServiceRow): void {
+  if (!(JSON.parse(service.grant_types) as string[]).includes('authorization_code')) {
+    throw new OAuthError('unauthorized_client', 'This service may not use the authorization_code grant');
+  }
+}
