@@ -6,6 +6,10 @@ describe('repeatedAuthorizationParams', () => {
     expect(repeatedAuthorizationParams('?scope=openid&state=a&scope=email&state=b&client_id=x')).toEqual(['scope', 'state']);
   });
 
+  it('counts no parameter sent without a value, which is as if not sent (RFC 6749 §3.1)', () => {
+    expect(repeatedAuthorizationParams('?scope=openid&scope=&state=&state=b&nonce=&nonce=')).toEqual([]);
+  });
+
   it('ignores parameters it does not know, and an empty query', () => {
     expect(repeatedAuthorizationParams('ui_locales=en&ui_locales=de')).toEqual([]);
     expect(repeatedAuthorizationParams('')).toEqual([]);

@@ -37,9 +37,12 @@ export const authorizationQuerySchema = z.object(
 );
 export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
 
-/** The names sent more than once in a query string, among the authorization request's. */
+/**
+ * The names sent more than once in a query string, among the authorization request's. One sent
+ * without a value is as if not sent (RFC 6749 §3.1): `scope=openid&scope=` is no repeat.
+ */
 export function repeatedAuthorizationParams(search: string): Array<keyof AuthorizationParams> {
-  const names = [...new URLSearchParams(search)].map(([name]) => name);
+  const names = [...new URLSearchParams(search)].filter(([, value]) => value !== '').map(([name]) => name);
   return AUTHORIZATION_PARAMS.filter((name) => names.indexOf(name) !== names.lastIndexOf(name));
 }
 

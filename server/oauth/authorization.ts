@@ -41,10 +41,10 @@ export class Authorization {
     const params: AuthorizationParams = {};
     const repeated: string[] = [];
     for (const name of AUTHORIZATION_PARAMS) {
-      const value = query[name];
-      if (Array.isArray(value)) repeated.push(name);
-      const first = Array.isArray(value) ? value[0] : value;
-      params[name] = first === '' ? undefined : first;
+      // Sent without a value, a parameter is as if not sent (RFC 6749 §3.1), once or again.
+      const values = [query[name]].flat().filter((value) => value !== undefined && value !== '');
+      if (values.length > 1) repeated.push(name);
+      params[name] = values[0];
     }
     const valid = await validateAuthorizationRequest(params, this.services, this.issuer, repeated);
     const hinted = params.id_token_hint ? await this.hints.subjectOf(params.id_token_hint, valid.service.client_id) : null;

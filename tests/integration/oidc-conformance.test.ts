@@ -207,6 +207,8 @@ describe('a repeated authorization parameter is refused (RFC 6749 §3.1, §4.1.2
 
   it('goes back to the service as invalid_request, naming the parameter', async () => {
     expect((await authorize(`${base()}&scope=openid`)).status).toBe(200);
+    // Sent again without a value, it is as if not sent again.
+    expect((await authorize(`${base()}&scope=openid&scope=&nonce=&nonce=`)).body).toMatchObject({ scopes: ['openid'] });
     const twice = await authorize(`${base()}&scope=openid&scope=openid%20email`);
     expect(twice.status).toBe(400);
     expect(Object.fromEntries(new URL(twice.body.redirect_to).searchParams)).toMatchObject({ error: 'invalid_request', error_description: 'The scope parameter is repeated', state: 'st', iss: f.issuer });
