@@ -7,9 +7,16 @@ const FIREFOX_ON_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133
 
 test('a person sees where they are signed in on Personal Info and signs out a phone they do not recognise', async ({ page, browser }) => {
   const person = await verifiedPerson('devices');
+  const partner = await verifiedPerson('devices-partner');
   const phoneContext = await browser.newContext({ userAgent: FIREFOX_ON_ANDROID });
   const phone = await phoneContext.newPage();
-  await signInToHome(phone, person);
+  // A shared phone: the partner's account is saved on it too.
+  await signInToHome(phone, partner);
+  await phone.getByRole('button', { name: 'Account menu' }).click();
+  await phone.getByRole('menuitem', { name: 'Switch account' }).click();
+  await phone.getByRole('link', { name: 'Add new account' }).click();
+  await signIn(phone, person);
+  await expect(phone.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await signInToHome(page, person);
 
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
@@ -28,8 +35,17 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   // Its button gone, focus stays in the list (where its message is), not back at the top of the page.
   await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.mantine-Paper-root')?.querySelector('h2')?.textContent)).toBe('Devices');
 
+  // The phone goes to its other account's picker, which says whose session ended; Sign In then has the address ready.
   await phone.reload();
+  await expect(phone.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await expect(phone.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Choose an account, or add it again.`);
+  const saved = phone.getByRole('list', { name: 'Saved accounts' });
+  await expect(saved.getByText(partner.email)).toBeVisible();
+  await expect(saved.getByText(person.email)).toBeHidden();
+  await checkScreen(phone, 'select-account-session-ended');
+  await phone.getByRole('link', { name: 'Add new account' }).click();
   await expect(phone.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await expect(phone.getByLabel('Email')).toHaveValue(person.email);
   await phoneContext.close();
 });
 

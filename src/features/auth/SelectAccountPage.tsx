@@ -6,16 +6,19 @@ import { AccountAvatar } from '../../ui/AccountAvatar';
 import { AccountLine } from '../../ui/AccountLine';
 import { PlusIcon } from '../../ui/icons';
 import { AnchorLink } from '../../ui/links';
+import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { AuthCard } from './AuthCard';
 import { useRegistrationOpen } from './registration-status';
 import classes from './SelectAccountPage.module.css';
 
 export function SelectAccountPage({ search }: { search: FromSearch }) {
   const session = useSession();
-  const { accounts } = useSnapshot(session.state);
+  const { accounts, endedSession } = useSnapshot(session.state);
   const registrationOpen = useRegistrationOpen();
   return (
     <AuthCard title="Select Account" subtitle="Choose an account to continue.">
+      {/* The server ended the account's session: it is gone from the list, and this says why. */}
+      <OutcomeAlert outcome={endedSession && { kind: 'info', message: `You were signed out of ${endedSession.email}. Choose an account, or add it again.` }} />
       <Paper withBorder radius="md">
         <Stack gap={0} component="ul" className={classes.list} aria-label="Saved accounts">
           {accounts.map((account) => (
