@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
-import { checkScreen, expectInSight, signBackIn, signIn, signInToHome } from './support/ui';
+import { addAccount, checkScreen, expectInSight, signBackIn, signIn, signInToHome } from './support/ui';
 
 test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
   const ada = await verifiedPerson('ada');
@@ -12,12 +12,7 @@ test('two accounts on one device: pick, switch (seen by another tab without relo
   await expect(tab.getByRole('heading', { name: `Welcome, ${ada.name}` })).toBeVisible();
 
   // Add a second account: leave the active one, then "Add new account".
-  await tab.getByRole('button', { name: 'Account menu' }).click();
-  await tab.getByRole('menuitem', { name: 'Switch account' }).click();
-  await expect(tab.getByRole('heading', { name: 'Select Account' })).toBeVisible();
-  await tab.getByRole('link', { name: 'Add new account' }).click();
-  await signIn(tab, bob);
-  await expect(tab.getByRole('heading', { name: `Welcome, ${bob.name}` })).toBeVisible();
+  await addAccount(tab, bob);
 
   const other = await context.newPage();
   await other.goto('/');

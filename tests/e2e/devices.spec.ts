@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, E2E_URL, login, verifiedPerson } from './support/api';
-import { checkScreen, signIn, signInToHome } from './support/ui';
+import { addAccount, checkScreen, signInToHome } from './support/ui';
 
 const FIREFOX_ON_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0';
 
@@ -12,11 +12,7 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   const phone = await phoneContext.newPage();
   // A shared phone: the partner's account is saved on it too.
   await signInToHome(phone, partner);
-  await phone.getByRole('button', { name: 'Account menu' }).click();
-  await phone.getByRole('menuitem', { name: 'Switch account' }).click();
-  await phone.getByRole('link', { name: 'Add new account' }).click();
-  await signIn(phone, person);
-  await expect(phone.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await addAccount(phone, person);
   await signInToHome(page, person);
 
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
@@ -80,11 +76,7 @@ test('a person signs out every other device at once, and only this one stays sig
 test('signing in again as an account this device already holds ends its earlier session: no phantom device is left', async ({ page }) => {
   const person = await verifiedPerson('again');
   await signInToHome(page, person);
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('menuitem', { name: 'Switch account' }).click();
-  await page.getByRole('link', { name: 'Add new account' }).click();
-  await signIn(page, person);
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await addAccount(page, person);
 
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
   const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Devices' }) });

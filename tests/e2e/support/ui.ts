@@ -29,6 +29,16 @@ export async function signInToHome(page: Page, person: Person): Promise<void> {
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
 }
 
+/** On a device already signed in: Account menu, Switch account, Add new account, then signs `person` in to Home. */
+export async function addAccount(page: Page, person: Person): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Switch account' }).click();
+  await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();
+  await page.getByRole('link', { name: 'Add new account' }).click();
+  await signIn(page, person);
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+}
+
 /** A new verified person, signed in to Home on a device of their own (a browser context), for an administrator to act on. */
 export async function personOnTheirDevice(browser: Browser, prefix: string) {
   const person = await verifiedPerson(prefix);
