@@ -10,8 +10,8 @@ describe('usernameFromEmail', () => {
     ['Groß.Æsa@example.de', 'gross.aesa'],
     ['łukasz.søren@example.pl', 'lukasz.soren'],
     ['..a__b--c..@example.com', 'a_b-c'],
-    ['+++@example.com', 'user'],
-    ['名前@example.com', 'user'],
+    ['+++@example.com', 'member'],
+    ['名前@example.com', 'member'],
     [`${'a'.repeat(34)}.b.c@example.com`, 'a'.repeat(34)],
   ])('%s gives %s', (email, username) => {
     expect(usernameFromEmail(email)).toBe(username);
@@ -31,6 +31,12 @@ describe('firstFreeUsername', () => {
     expect(firstFreeUsername('ann', () => false)).toBe('ann');
     const taken = new Set(['ann', 'ann-2', 'ann-3']);
     expect(firstFreeUsername('ann', (name) => taken.has(name))).toBe('ann-4');
+  });
+
+  it("passes over the names Gitea keeps for its pages, which it would refuse at the first sign-in", () => {
+    for (const reserved of ['admin', 'user', 'login', 'robots.txt', 'jane.keys', 'x.png']) expect(firstFreeUsername(reserved, () => false), reserved).toBe(`${reserved}-2`);
+    expect(firstFreeUsername('admins', () => false)).toBe('admins');
+    expect(firstFreeUsername('keys.jane', () => false)).toBe('keys.jane');
   });
 });
 

@@ -8,8 +8,17 @@ const BASE_MAX_LENGTH = USERNAME_MAX_LENGTH - 5;
 const SPELLED_OUT: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ħ: 'h', ŧ: 't' };
 
 /**
+ * Names Gitea keeps for its own pages, which it refuses as usernames (models/user/user.go,
+ * reservedUsernames and reservedUserPatterns): made from an email, such a name would fail the
+ * person's first sign-in to Gitea, so it counts as taken ("admin@…" gives "admin-2").
+ */
+const GITEA_RESERVED = new Set(['admin', 'api', 'assets', 'attachments', 'avatar', 'avatars', 'captcha', 'commits', 'debug', 'error', 'explore', 'favicon.ico', 'ghost', 'issues', 'login', 'manifest.json', 'metrics', 'milestones', 'new', 'notifications', 'org', 'pulls', 'raw', 'repo', 'repo-avatars', 'robots.txt', 'search', 'serviceworker.js', 'ssh_info', 'swagger.v1.json', 'user', 'v2', 'gitea-actions']);
+const GITEA_RESERVED_ENDING = /\.(keys|gpg|rss|atom|png)$/;
+const reservedByGitea = (name: string) => GITEA_RESERVED.has(name) || GITEA_RESERVED_ENDING.test(name);
+
+/**
  * A username in the contract's rule, made from an email's local part: "Jane.Doe+news@…" gives
- * "jane.doe-news", "Zoë@…" gives "zoe", "Groß@…" gives "gross", and one with nothing usable gives "user".
+ * "jane.doe-news", "Zoë@…" gives "zoe", "Groß@…" gives "gross", and one with nothing usable gives "member".
  */
 export function usernameFromEmail(email: string): string {
   const local = email.slice(0, Math.max(0, email.lastIndexOf('@'))) || email;
@@ -23,11 +32,12 @@ export function usernameFromEmail(email: string): string {
     .replace(/^[._-]+/, '')
     .slice(0, BASE_MAX_LENGTH)
     .replace(/[._-]+$/, '');
-  return base || 'user';
+  return base || 'member';
 }
 
-/** The first of `base`, `base-2`, `base-3`… that `taken` does not hold. */
+/** The first of `base`, `base-2`, `base-3`… that `taken` does not hold and Gitea does not keep. */
 export function firstFreeUsername(base: string, taken: (name: string) => boolean): string {
-  if (!taken(base)) return base;
-  for (let n = 2; ; n++) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
+  const free = (name: string) => !taken(name) && !reservedByGitea(name);
+  if (free(base)) return base;
+  for (let n = 2; ; n++) if (free(`${base}-${n}`)) return `${base}-${n}`;
 }
