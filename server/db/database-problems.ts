@@ -61,7 +61,8 @@ export function sqliteOpenProblem(error: unknown, file: string): DatabaseProblem
  * (postgres://user@/db?host=/run/postgresql), which pg takes.
  */
 export function describePostgres(databaseUrl: string): { location: string; address: string } {
-  const location = databaseUrl.replace(/^(postgres(?:ql)?:\/\/[^:@/?#]*):[^@/?#]*@/, '$1@');
+  // The password runs to the last @, as pg reads it: one with an @ of its own would leak its tail.
+  const location = databaseUrl.replace(/^(postgres(?:ql)?:\/\/[^:@/?#]*):[\s\S]*@(?=[^@]*$)/, '$1@');
   const url = URL.canParse(databaseUrl) ? new URL(databaseUrl) : undefined;
   const host = url?.hostname || new URLSearchParams(databaseUrl.split('?')[1] ?? '').get('host') || 'localhost';
   return { location, address: `${host}:${url?.port || '5432'}` };
