@@ -5,6 +5,16 @@ import { DatabaseProblem, postgresConnectionProblem, postgresQueryProblem } from
 export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
+ * How long a query waits for PostgreSQL's answer on a connection it has: a server that stops
+ * answering (paused, or cut off without a reset) held the request, and its connection, for ever.
+ * Longer than LOCK_WAIT_MS, so a wait for a lock is refused as that first.
+ */
+export const POSTGRES_QUERY_TIMEOUT_MS = 10_000;
+
+// pg's words when query_timeout passes.
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/**
  * How long a statement waits for a lock that another process (SQLite) or session (PostgreSQL)
  * holds, such as a transaction left open in a sqlite3 or psql shell, before it is refused (503).
  */
@@ -50,6 +60,9 @@ export function watchPostgresFailures(pool: Pool, address: string): void {
       // A callback, or a submittable such as a cursor, is answered as pg answers it.
       if (!(result instanceof Promise)) return result;
       return result.catch((error: unknown) => {
+        // pg answers the caller but leaves the connection waiting for the late answer: it is ended,
+        // so the pool drops it instead of lending it again.
+        if ((error as Error | undefined)?.message === QUERY_READ_TIMEOUT) (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         throw postgresQueryProblem(error, address);
       });
     }) as PoolClient['query'];

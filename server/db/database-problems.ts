@@ -120,6 +120,7 @@ export function postgresQueryProblem(error: unknown, address: string): unknown {
   if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`, true);
   if (typeof code === 'string' && SOCKET_ERROR.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
   if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`, true);
+  if (message === 'Query read timeout') return new DatabaseProblem(`PostgreSQL at ${address} did not answer a query in time`, true);
   return error;
 }
 

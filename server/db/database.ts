@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
-import { LOCK_WAIT_MS, POSTGRES_CONNECT_TIMEOUT_MS, watchPostgresFailures } from './database-outage';
+import { LOCK_WAIT_MS, POSTGRES_CONNECT_TIMEOUT_MS, POSTGRES_QUERY_TIMEOUT_MS, watchPostgresFailures } from './database-outage';
 import { checkWritable, DatabaseProblem, describePostgres, makeDataDir, migrationProblem, sqliteOpenProblem } from './database-problems';
 import { registerDirectSqlite } from './direct-sqlite';
 import { migrations } from './migrations/index';
@@ -31,7 +31,7 @@ function loadPg(): typeof import('pg') {
 export const sqliteFile = (dataDir: string) => path.join(dataDir, 'home-guard.db');
 
 /** Opens the configured database: PostgreSQL when a URL is given, else SQLite in dataDir. */
-export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number; lockWaitMs?: number }): OpenedDatabase {
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; postgresConnectTimeoutMs?: number; postgresQueryTimeoutMs?: number; lockWaitMs?: number }): OpenedDatabase {
   const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   if (options.databaseUrl) {
     const pg = loadPg();
@@ -39,11 +39,13 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     };
-    // A server that stops answering (paused, or cut off by the network) must not hold requests for ever.
+    // A server that stops answering (paused, or cut off by the network) must not hold requests for
+    // ever, whether they wait for a connection or for a query's answer on one.
     const connectionTimeoutMillis = options.postgresConnectTimeoutMs ?? POSTGRES_CONNECT_TIMEOUT_MS;
+    const queryTimeout = options.postgresQueryTimeoutMs ?? POSTGRES_QUERY_TIMEOUT_MS;
     // A statement waiting on another session's lock would hold its connection for ever, and ten of
     // them every request: lock_timeout refuses it instead (a 503, database-problems.ts).
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types, connectionTimeoutMillis, lock_timeout: lockWaitMs });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types, connectionTimeoutMillis, lock_timeout: lockWaitMs, query_timeout: queryTimeout });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     useNamedStatements(pool);

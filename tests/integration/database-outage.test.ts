@@ -31,7 +31,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     cleanups.push(() => database.drop());
     const relay = await startRelay(new URL(database.databaseUrl!));
     cleanups.push(() => relay.close());
-    const { db } = openDatabase({ databaseUrl: relay.urlThrough(database.databaseUrl!), dataDir: database.dataDir, postgresConnectTimeoutMs: 500, lockWaitMs: 300 });
+    const { db } = openDatabase({ databaseUrl: relay.urlThrough(database.databaseUrl!), dataDir: database.dataDir, postgresConnectTimeoutMs: 500, postgresQueryTimeoutMs: 1_000, lockWaitMs: 300 });
     cleanups.push(() => db.destroy());
     await migrateToLatest(db);
     const log = logLines();
@@ -134,6 +134,20 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     const profile = await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access });
     expect([profile.status, profile.body]).toEqual([503, UNAVAILABLE]);
     expect(log.entries().at(-1)!.database).toBe(`cannot connect to PostgreSQL at 127.0.0.1:${relay.port}: it did not answer in time`);
+  });
+
+  it('answers 503 once a server that falls silent on the open connections has had its time, and serves again once it answers', async () => {
+    const { app, relay, log } = await appThroughRelay();
+    const ada = await registerAndLogin(app);
+    relay.silence();
+    const profile = await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access });
+    expect([profile.status, profile.body]).toEqual([503, UNAVAILABLE]);
+    expect(log.entries().at(-1)!.database).toBe(`PostgreSQL at 127.0.0.1:${relay.port} did not answer a query in time`);
+    expect((await call(app, 'GET', '/readyz')).status).toBe(503);
+    // The connections that waited are ended, not lent again to wait for answers that will not come.
+    relay.resume();
+    expect((await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
+    expect((await call(app, 'GET', '/readyz')).status).toBe(200);
   });
 
   it('refuses to start on a server that never answers, naming it, instead of waiting for ever', async () => {
