@@ -134,6 +134,13 @@ describe('secrets from *_FILE variables', () => {
     expect(refusal({ [`${name}_FILE`]: '' })).toMatch(new RegExp(`^${name}_FILE: is set but empty`));
   });
 
+  it('refuses a DATABASE_URL pg cannot read, saying what to encode; takes a socket directory and an @ in the password', () => {
+    for (const url of ['postgres://hg:S3cret#Pass@db/hg', 'postgres://hg:S3cret?Pass@db/hg', 'postgres://hg:S3cret/Pass@db/hg']) {
+      expect(refusal({ DATABASE_URL: url }), url).toMatch(/^DATABASE_URL: cannot be read as a URL: percent-encode any # \? or \/ in the password \(as %23, %3F, %2F\)/);
+    }
+    for (const url of ['postgres://hg@/hg?host=/run/postgresql', 'postgres://hg:S3cret@Pass@db/hg', 'postgres://hg:S3cret%23Pass@db/hg']) expect(loadConfig({ DATABASE_URL: url }).databaseUrl, url).toBe(url);
+  });
+
   it('refuses a DATABASE_URL that is set but empty, saying how to get either database', () => {
     for (const value of ['', '  ']) {
       expect(refusal({ DATABASE_URL: value })).toBe('DATABASE_URL: is set but empty; remove it to use the embedded SQLite database, or set a postgres:// URL');
@@ -145,6 +152,7 @@ describe('secrets in error messages', () => {
   it.each([
     ['DATABASE_URL', 'postgress://hg:S3cretPass@db:5432/hg', 'postgress://hg:***@db:5432/hg'],
     ['DATABASE_URL', 'hg:S3cretPass@db:5432/hg', 'hg:***@db:5432/hg'],
+    ['DATABASE_URL', 'postgres://hg:S3cret#Pass@db:5432/hg', 'postgres://hg:***@db:5432/hg'],
     ['SMTP_URL', 'http://mailer:S3cretPass@mail:587', 'http://mailer:***@mail:587'],
     ['SMTP_URL', 'smtp://mailer:S3cret@Pass@[mail', 'smtp://mailer:***@[mail'],
     ['PUBLIC_URL', 'https://admin:S3cretPass@id.example.com', 'https://admin:***@id.example.com'],

@@ -101,6 +101,8 @@ const envSchema = (defaultStaticDir: string | undefined) =>
     DATABASE_URL: z
       .string()
       .regex(/^(postgres|postgresql):\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite database)')
+      // As pg reads it (pg-connection-string): a socket directory's form, postgres://user@/db?host=…, has no host.
+      .refine((value) => URL.canParse(value.replace('@/', '@localhost/')), 'cannot be read as a URL: percent-encode any # ? or / in the password (as %23, %3F, %2F)')
       .optional(),
     // Checked whole here: the mailer is only built when the first mail goes out.
     SMTP_URL: z
