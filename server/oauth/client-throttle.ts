@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { logRefusedAttempt } from '../operations/refused-attempts';
 import { addressBlock } from '../throttle/address-block';
 import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
-import { readClientCredentials } from './checks/client-authentication';
+import { readClientCredentials, SERVICE_DISABLED } from './checks/client-authentication';
 import { OAuthError } from './oauth-error';
 
 /** Wrong client secrets allowed per address before client authentication is refused for a while. */
@@ -44,7 +44,9 @@ export function clientAuthThrottle(throttle: FailureThrottle) {
     try {
       return await authenticate();
     } catch (error) {
-      if (error instanceof OAuthError && error.error === 'invalid_client') {
+      // A disabled service's right credentials are no guess: neither counted nor logged as one (the
+      // fail2ban filter would ban the address it shares with the other services of its host).
+      if (error instanceof OAuthError && error.error === 'invalid_client' && error.description !== SERVICE_DISABLED) {
         logRefusedAttempt(request.log, { attempt: 'client-authentication', reason: 'wrong-credentials', ip: request.ip, detail: error.description });
         await throttle.recordFailure(keys);
       }

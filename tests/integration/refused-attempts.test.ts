@@ -85,6 +85,20 @@ it('logs every refused sign-in with its address and reason, which fail2ban reads
   expect(await fail2banAddresses()).toEqual(refusals().map((entry) => entry.ip));
 });
 
+it("neither counts nor logs as a guess a disabled service's right secret, which it sends again and again", async () => {
+  const admin = await registerAndLogin(t.app);
+  const body = { name: 'Grafana', description: 'Dashboards', redirect_uris: ['https://grafana.home.lan/cb'], scopes: ['openid'] };
+  const { id, credentials } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body })).body;
+  expect((await call(t.app, 'PATCH', `/api/v1/admin/api-services/toggle/${id}`, { token: admin.access, body: { is_active: false } })).body.is_active).toBe(false);
+  const rawBody = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', client_id: credentials.client_id, client_secret: credentials.client_secret }).toString();
+  for (let i = 0; i <= CLIENT_AUTH_THROTTLE.limit; i++) {
+    const answer = await call(t.app, 'POST', '/api/v1/oauth/token', { headers: { ...from('192.0.2.7'), 'content-type': 'application/x-www-form-urlencoded' }, rawBody });
+    expect([answer.status, answer.body]).toEqual([401, { error: 'invalid_client', error_description: 'This service is disabled' }]);
+  }
+  expect(refusals()).toEqual([]);
+  expect(await fail2banAddresses()).toEqual([]);
+});
+
 it('logs refused client authentication at the token endpoint, throttled or not, and fail2ban reads it', async () => {
   const token = (ip: string) => call(t.app, 'POST', '/api/v1/oauth/token', { headers: { ...from(ip), 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'grant_type=client_credentials&client_id=grafana&client_secret=guessed-secret' });
   for (let i = 0; i < CLIENT_AUTH_THROTTLE.limit; i++) expect((await token('192.0.2.9')).status).toBe(401);

@@ -8,6 +8,9 @@ export type ClientCredentials = { clientId: string; secret: string | null; metho
 
 const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="home-guard", charset="UTF-8"' };
 
+/** Why a disabled service's right credentials are refused. */
+export const SERVICE_DISABLED = 'This service is disabled';
+
 /** The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the form body, never both; or its client_id alone. */
 export function readClientCredentials(request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }): ClientCredentials {
   const header = request.headers.authorization;
@@ -47,6 +50,6 @@ export function authenticateClient(service: ApiServiceRow | undefined, credentia
   } else if (!service || !clientSecretMatches(credentials.secret, service.client_secret_hash)) {
     throw new OAuthError('invalid_client', 'Client authentication failed', 401, undefined, challenge);
   }
-  if (service.is_active !== 1) throw new OAuthError('invalid_client', 'This service is disabled', 401, undefined, challenge);
+  if (service.is_active !== 1) throw new OAuthError('invalid_client', SERVICE_DISABLED, 401, undefined, challenge);
   return service;
 }
