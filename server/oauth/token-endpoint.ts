@@ -72,9 +72,10 @@ export class TokenEndpoint {
       throw error;
     }
 
-    const scopes = code.scope.split(' ');
     const sessionId = timeOrderedUuid(now);
     const withRefresh = allowsRefresh(service);
+    // offline_access asks for a refresh token: without one, the tokens do not claim it (RFC 6749 §5.1).
+    const scopes = code.scope.split(' ').filter((scope) => withRefresh || scope !== 'offline_access');
     const expiresAt = Math.min(now + (withRefresh ? this.policy.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000, this.signInEnd(code.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
     // Using the code and opening the session are one transaction: one commit per exchange.

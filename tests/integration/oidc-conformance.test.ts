@@ -60,6 +60,22 @@ describe("the consent screen's call with the spec's minimum, {nonce, client_id}"
   });
 });
 
+describe('offline_access without the refresh_token grant', () => {
+  it('gets no refresh token, and the tokens do not claim the scope (RFC 6749 §5.1, OIDC Core §11)', async () => {
+    service = await f.createService({ name: 'No refresh', grant_types: ['authorization_code'] });
+    const issued = await exchange((await code({ scope: 'openid email offline_access' })).body.code, { redirect_uri: CALLBACK });
+    expect(issued.status).toBe(200);
+    expect(issued.body.refresh_token).toBeUndefined();
+    expect(issued.body.scope).toBe('openid email');
+    const introspected = await fetch(`${f.issuer}/api/v1/oauth/introspect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ token: issued.body.access_token }),
+    });
+    expect(await introspected.json()).toMatchObject({ active: true, scope: 'openid email' });
+  });
+});
+
 describe('a refresh with a narrower scope (RFC 6749 §6)', () => {
   it('narrows the access and ID tokens only: the new refresh token keeps the whole grant', async () => {
     const issued = await exchange((await code({ scope: 'openid email profile' })).body.code, { redirect_uri: CALLBACK });
