@@ -155,6 +155,7 @@ const tokenInContext = preparedQuery((db, value) =>
       'users.username',
       'users.profile_picture',
       'users.groups',
+      'users.disabled_at as user_disabled_at',
     ])
     .where('service_tokens.token_key', '=', value<string>('key')),
 );

@@ -122,6 +122,8 @@ export class TokenEndpoint {
     if (token.session_revoked_at !== null || ended || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
     const user = userOf(token);
     if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
+    // Checked as well as the session: see TokenIntrospection.live.
+    if (token.user_disabled_at !== null) throw new OAuthError('invalid_grant', 'The account is disabled');
     // The service's rules as they are now, not as they were at sign-in: an account taken out of its
     // groups, or a sign-in without the two-step it came to require, is let in no longer (RFC 9700 §4.14.2).
     if (!letsIn(service, user) || !takesSignIn(service, token.amr)) {

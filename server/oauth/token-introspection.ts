@@ -19,15 +19,17 @@ export class TokenIntrospection {
   ) {}
 
   /**
-   * A token that still works: unexpired, unused (refresh), its session live and its service
-   * enabled, within SESSION_MAX_AGE of the sign-in behind it, as the token endpoint holds it (a
-   * token issued before SESSION_MAX_AGE was lowered carries the old end).
+   * A token that still works: unexpired, unused (refresh), its session live, its service enabled
+   * and its account not disabled, within SESSION_MAX_AGE of the sign-in behind it, as the token
+   * endpoint holds it (a token issued before SESSION_MAX_AGE was lowered carries the old end).
+   * The account is checked as well as the session: a code exchanged while the account was being
+   * disabled can open a session after its sessions were ended.
    */
   async live(token: string): Promise<LiveToken | undefined> {
     const now = this.clock();
     const row = await this.serviceSessions.findTokenInContext(token);
     if (!row || row.expires_at <= now || row.used_at !== null || serviceSignInEnd(row.auth_time, this.sessionMaxAgeSeconds) <= now) return undefined;
-    if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1) return undefined;
+    if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1 || row.user_disabled_at !== null) return undefined;
     return { ...row, scopes: row.scope.split(' ') };
   }
 

@@ -56,9 +56,13 @@ describe('disabled accounts', () => {
   it('keeps the account out even when its sign-outs were cut short, and disabling again finishes them', async () => {
     const device = (await login(f.user.email, f.user.password)).body;
     const { config, tokens } = await signedInToService();
-    // As after a crash between the two: the account is disabled, its sessions are not ended yet.
+    // As after a crash between the two, or a service session opened by a code exchanged while the
+    // account was being disabled: the account is disabled, its sessions are not ended.
     await f.t.db.updateTable('users').set({ disabled_at: f.t.app.services.clock() }).where('id', '=', device.id).execute();
     expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, device.access)).status).toBe(401);
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/oauth/userinfo', undefined, tokens.access_token)).status).toBe(401);
+    expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant', error_description: 'The account is disabled' });
 
     expect((await setDisabled(device.id, true)).status).toBe(200);
     const open = await f.t.db.selectFrom('user_sessions').select('id').where('user_id', '=', device.id).where('revoked_at', 'is', null).execute();
