@@ -95,11 +95,15 @@ export class UserSessionsRepository {
       .execute();
   }
 
-  /** Revokes a session and withdraws every token it still has; answers whether it was still open. */
+  /**
+   * Revokes a session and withdraws every token it still has; answers whether it was still open.
+   * Tokens first, then the session, in the order a refresh takes them (postgres-rotation.ts): the
+   * other order deadlocked on PostgreSQL with a refresh of the same session, which got a 500.
+   */
   async revoke(sessionId: string, now: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
       await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', '=', sessionId).where('rotated_at', 'is', null).execute();
+      const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
       return ended.numUpdatedRows > 0n;
     });
   }

@@ -126,6 +126,18 @@ describe('access and refresh tokens', () => {
     expect((await profile(renewed.body.access)).status).toBe(401);
   });
 
+  it('a refresh racing the sign-out of its session is served or refused, never a 500, and the session ends', async () => {
+    const user = await registerAndLogin(t.app);
+    for (let i = 0; i < 40; i++) {
+      const { refresh: token } = (await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body;
+      const [refreshed, signedOut] = await Promise.all([refresh(token), call(t.app, 'POST', '/api/v1/auth/logout', { token, body: {} })]);
+      expect([200, 401], JSON.stringify(refreshed.body)).toContain(refreshed.status);
+      expect(signedOut.status).toBe(200);
+    }
+    const open = await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+    expect(open, "only the first sign-in's").toHaveLength(1);
+  });
+
   it('refuses an access token at once when its session is revoked in the database', async () => {
     const user = await registerAndLogin(t.app);
     expect((await profile(user.access)).status).toBe(200);
