@@ -47,7 +47,7 @@ export class PasswordResets {
     if (user && user.disabled_at === null) this.options.background.start(this.mailLink(user), (error) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'));
   }
 
-  private async mailLink(user: { id: string; email: string; full_name: string }): Promise<void> {
+  private async mailLink(user: { id: string; email: string; full_name: string; email_verified: number }): Promise<void> {
     const now = this.clock();
     const token = newOpaqueToken();
     await this.db.transaction().execute(async (tx) => {
@@ -55,7 +55,7 @@ export class PasswordResets {
       await tx.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_LINK_MINUTES * 60_000 }).execute();
     });
     // The fragment keeps the token out of server logs and Referer headers.
-    const delivery = await this.mailer.send(passwordResetMail(user.email, user.full_name, `${this.options.publicUrl}/auth/reset-password#${token}`, RESET_LINK_MINUTES));
+    const delivery = await this.mailer.send(passwordResetMail(user.email, user.email_verified === 1 ? user.full_name : undefined, `${this.options.publicUrl}/auth/reset-password#${token}`, RESET_LINK_MINUTES));
     if (delivery.outboxFile) this.options.log.info({ userId: user.id, file: delivery.outboxFile }, 'no SMTP_URL: the password reset mail was written to the outbox');
   }
 

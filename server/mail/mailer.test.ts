@@ -82,11 +82,17 @@ describe('mails greeting a name', () => {
     const mails = [
       securityNoticeMail('sam@example.com', name, { subject: 'S', what: 'W', ifNotYou: 'I' }),
       passwordResetMail('sam@example.com', name, 'https://id.example/auth/reset-password#t', 30),
-      verificationCodeMail('sam@example.com', name, '123456', 10),
     ];
     for (const mail of mails) {
       expect(mail.text.split('\n')[0]).toBe('Hello Sam Your account will be deleted today. Keep it at https://evil.example,');
       expect(mail.html).not.toMatch(/[\r\t\u0085\u2028\u202e]/);
+    }
+  });
+
+  it('greet no one at an address nobody has proved: whoever registered it chose the name', () => {
+    for (const mail of [verificationCodeMail('sam@example.com', '123456', 10), passwordResetMail('sam@example.com', undefined, 'https://id.example/auth/reset-password#t', 30)]) {
+      expect(mail.text.split('\n')[0]).toBe('Hello,');
+      expect(mail.html).toContain('<p>Hello,</p>');
     }
   });
 });

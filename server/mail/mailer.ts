@@ -11,7 +11,12 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#$
  * "Hello {name}," on one line. Names are refused with control characters now, but one stored
  * before that could still write paragraphs of its own into the plain text of a mail.
  */
-export const greeting = (name: string) => `Hello ${name.replace(new RegExp(`${UNSAFE_IN_ONE_LINE.source}+`, 'g'), ' ').trim()},`;
+/**
+ * "Hello Jane," or, with no name, "Hello,": a mail to an address nobody has proved greets no one,
+ * as whoever registered the address chose the name, and it would open a real Home Guard mail to
+ * the mailbox's owner in their words ("Your mailbox closes today: keep it at https://…").
+ */
+export const greeting = (name: string | undefined) => (name === undefined ? 'Hello,' : `Hello ${name.replace(new RegExp(`${UNSAFE_IN_ONE_LINE.source}+`, 'g'), ' ').trim()},`);
 
 export interface Mailer {
   /** Sends the mail or throws; `outboxFile` is set when it was written to the outbox instead. */

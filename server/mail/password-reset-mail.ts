@@ -1,7 +1,7 @@
 import { escapeHtml, greeting, type Mail } from './mailer';
 
-/** The mail that carries a link to set a new password. */
-export function passwordResetMail(to: string, name: string, link: string, lifetimeMinutes: number): Mail {
+/** The mail that carries a link to set a new password; `name` is undefined for an address not proved (see greeting). */
+export function passwordResetMail(to: string, name: string | undefined, link: string, lifetimeMinutes: number): Mail {
   const subject = 'Set a new Home Guard password';
   const text = [
     greeting(name),

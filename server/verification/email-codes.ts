@@ -73,7 +73,7 @@ export class EmailCodes {
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
     let delivery: { outboxFile?: string };
     try {
-      delivery = await this.mailer.send(verificationCodeMail(user.email, user.full_name, code, CODE_LIFETIME_MINUTES));
+      delivery = await this.mailer.send(verificationCodeMail(user.email, code, CODE_LIFETIME_MINUTES));
     } catch (error) {
       this.log.error({ err: error, userId }, 'the verification mail could not be sent');
       await sent.forgive();

@@ -153,6 +153,18 @@ describe('password reset by mail', () => {
     expect(await t.db.selectFrom('audit_events').select('kind').where('kind', '=', 'two-step-off').execute()).toEqual([]);
   });
 
+  it('greets by name only at a proved address: an unproved one was typed by whoever registered it, with a name of their choosing', async () => {
+    const squatter = await registerAndLogin(t.app, { full_name: 'Your mailbox closes today. Keep it at https://evil.example' });
+    const owner = await verifiedUser({ full_name: 'Ada Lovelace' });
+    for (const user of [squatter, owner]) {
+      await ask(user.email);
+      await tokenMailedTo(user.email);
+    }
+    expect(textsTo(squatter.email).at(-1)).toMatch(/^Hello,\r?$/m);
+    expect(textsTo(squatter.email).at(-1)).not.toContain('evil.example');
+    expect(textsTo(owner.email).at(-1)).toMatch(/^Hello Ada Lovelace,\r?$/m);
+  });
+
   it('mails no link to a disabled account, and sets no password for it with one mailed before', async () => {
     const admin = await registerAndLogin(t.app);
     const user = await registerAndLogin(t.app);
