@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { DatabaseProblem, postgresConnectionProblem, postgresQueryProblem } from './database-problems';
+import { DatabaseProblem, postgresConnectionProblem, postgresQueryProblem, QUERY_READ_TIMEOUT } from './database-problems';
 
 /** How long a request waits for a PostgreSQL connection, new or from the pool, before it is refused. */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
@@ -10,9 +10,6 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
  * Longer than LOCK_WAIT_MS, so a wait for a lock is refused as that first.
  */
 export const POSTGRES_QUERY_TIMEOUT_MS = 10_000;
-
-// pg's words when query_timeout passes.
-const QUERY_READ_TIMEOUT = 'Query read timeout';
 
 /**
  * How long a statement waits for a lock that another process (SQLite) or session (PostgreSQL)

@@ -110,6 +110,9 @@ const POSTGRES_OUTAGE = /^(08|53|57)[0-9A-Z]{3}$|^25006$/;
 // lock_not_available: past lock_timeout (database.ts), or a NOWAIT, which no query here asks for.
 const LOCK_TIMEOUT = '55P03';
 
+/** pg's words when a query's query_timeout passes (database-outage.ts ends its connection). */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
 // What pg says, with no SQLSTATE or socket error code, of a connection that broke under a query.
 const POSTGRES_CONNECTION_LOST = /^Connection terminated|not queryable/;
 
@@ -120,7 +123,7 @@ export function postgresQueryProblem(error: unknown, address: string): unknown {
   if (typeof code === 'string' && POSTGRES_OUTAGE.test(code)) return new DatabaseProblem(`PostgreSQL at ${address} cannot serve queries now: ${String(message)} (SQLSTATE ${code})`, true);
   if (typeof code === 'string' && SOCKET_ERROR.test(code)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${code}`, true);
   if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return new DatabaseProblem(`lost the connection to PostgreSQL at ${address}: ${message}`, true);
-  if (message === 'Query read timeout') return new DatabaseProblem(`PostgreSQL at ${address} did not answer a query in time`, true);
+  if (message === QUERY_READ_TIMEOUT) return new DatabaseProblem(`PostgreSQL at ${address} did not answer a query in time`, true);
   return error;
 }
 
