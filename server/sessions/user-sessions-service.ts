@@ -96,8 +96,11 @@ export class UserSessionsService {
       }
     }
     if (!issued) {
-      await this.sessions.revoke(sessionId, now);
-      await this.audit.record({ kind: 'token-reused', userId: token.user_id, detail: 'refresh-token' satisfies ReusedToken }, { actorId: null, client });
+      // Already ended (a sign-out or a revoke racing this refresh withdrew the token): no copy was
+      // used, and no one is told one was. Nor twice, when two copies come at once.
+      if (await this.sessions.revoke(sessionId, now)) {
+        await this.audit.record({ kind: 'token-reused', userId: token.user_id, detail: 'refresh-token' satisfies ReusedToken }, { actorId: null, client });
+      }
       throw AppError.invalidToken();
     }
     return { refresh: next.token, access: await this.accessTokens.issue({ userId: token.user_id, sessionId }) };

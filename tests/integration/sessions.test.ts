@@ -136,6 +136,8 @@ describe('access and refresh tokens', () => {
     }
     const open = await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
     expect(open, "only the first sign-in's").toHaveLength(1);
+    // A token withdrawn by the sign-out was not used twice: no one is told it was copied.
+    expect(await t.db.selectFrom('audit_events').select('kind').where('kind', '=', 'token-reused').execute()).toEqual([]);
   });
 
   it('refuses an access token at once when its session is revoked in the database', async () => {
