@@ -29,12 +29,19 @@ export const rotateInOneStatement = preparedQueryPerCount((db, value, count) =>
     select token_key as claimed from used`),
 );
 
-/** Uses a code and opens the session it grants with its first tokens: one row back, or none when the code was used. */
+/**
+ * Uses a code and opens the session it grants with its first tokens: one row back, or none when
+ * the code was used or the sign-in behind it has ended. That sign-in's row is locked (for share)
+ * until this commits: a revoke that got there first is waited for and seen, and one that comes
+ * after waits, then finds this session among the user's to end.
+ */
 export const openSessionInOneStatement = preparedQueryPerCount((db, value, count) =>
   rawStatement(db, sql<{ claimed: string }>`
     with used as (
       update oauth_codes set used_at = ${value('session.issued_at')}, service_session_id = ${value('session.id')}
-      where code_hash = ${value('codeHash')} and used_at is null returning code_hash
+      where code_hash = ${value('codeHash')} and used_at is null
+        and exists (select 1 from user_sessions where id = ${value('session.user_session_id')} and revoked_at is null for share)
+      returning code_hash
     ), opened as (${insertWhen(value, 'service_sessions', SESSION_COLUMNS, 1, () => 'session.', 'used')} returning id
     ), issued as (${insertWhen(value, 'service_tokens', TOKEN_COLUMNS, count, tokenRow, 'opened')})
     select code_hash as claimed from used`),

@@ -51,7 +51,8 @@ export class ServiceSessionsRepository {
 
   /**
    * Uses a code and creates the service session it grants with its first tokens, in one
-   * transaction; false, changing nothing, when the code was already used.
+   * transaction; false, changing nothing, when the code was already used or the sign-in behind
+   * it has ended (checked again here: it may have ended since the code was read).
    */
   async openSessionWithCode(session: ServiceSessionRow, codeHash: string, tokens: Array<Insertable<ServiceTokensTable>>): Promise<boolean> {
     if (this.onPostgres) {
@@ -59,7 +60,7 @@ export class ServiceSessionsRepository {
       return (await openSessionInOneStatement(tokens.length)(this.db, values)).rows.length === 1;
     }
     return sqliteTransaction(this.db, (direct) => {
-      if (changedRows(useCodeForSession.now(this.db, direct, { codeHash, now: session.issued_at, sessionId: session.id })) !== 1) return false;
+      if (changedRows(useCodeForSession.now(this.db, direct, { codeHash, now: session.issued_at, sessionId: session.id, userSessionId: session.user_session_id })) !== 1) return false;
       insertSession.now(this.db, direct, rowValues(session, SESSION_COLUMNS));
       insertTokenRows(tokens.length).now(this.db, direct, tokenValues(tokens));
       return true;
@@ -200,8 +201,15 @@ const codeInContext = preparedQuery((db, value) =>
     .where('oauth_codes.code_hash', '=', value<string>('codeHash')),
 );
 
+// As openSessionInOneStatement: only while the sign-in behind the code is live. SQLite runs one
+// writer at a time, so a revoke has committed before this transaction or waits for it.
 const useCodeForSession = preparedQuery((db, value) =>
-  db.updateTable('oauth_codes').set({ used_at: value('now'), service_session_id: value('sessionId') }).where('code_hash', '=', value<string>('codeHash')).where('used_at', 'is', null),
+  db
+    .updateTable('oauth_codes')
+    .set({ used_at: value('now'), service_session_id: value('sessionId') })
+    .where('code_hash', '=', value<string>('codeHash'))
+    .where('used_at', 'is', null)
+    .where(({ exists, selectFrom }) => exists(selectFrom('user_sessions').select('id').where('id', '=', value<string>('userSessionId')).where('revoked_at', 'is', null))),
 );
 
 const SESSION_COLUMNS = ['id', 'service_id', 'user_id', 'user_session_id', 'scope', 'ip_address', 'auth_time', 'amr', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;

@@ -84,10 +84,20 @@ export class TokenEndpoint {
       codeHash,
       tokens.rows,
     );
-    // Another exchange of this code got there first.
-    if (!opened) return this.replayed(codeHash, now, client);
+    if (!opened) return this.notOpened(codeHash, now, client);
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: code.auth_time, amr: code.amr, nonce: code.nonce, accessToken: tokens.access, expiresAt: tokens.accessExpiresAt, scopes });
     return this.response(tokens, idToken, scopes, now);
+  }
+
+  /**
+   * The code's session was not opened: another exchange of the code got there first (a replay),
+   * or the sign-in behind it ended since it was read (signed out, a new password, the account
+   * disabled), and the code is used up all the same.
+   */
+  private async notOpened(codeHash: string, now: number, client: ClientInfo | undefined): Promise<never> {
+    if ((await this.serviceSessions.findCode(codeHash))?.used_at !== null) return this.replayed(codeHash, now, client);
+    await this.serviceSessions.useCode(codeHash, now);
+    throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
   }
 
   /** A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2). */

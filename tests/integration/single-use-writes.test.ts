@@ -45,6 +45,18 @@ it('a code opens one session: a second claim of it creates no session and no tok
   expect(await rowsOf(['a-refresh'])).toEqual([expect.objectContaining({ kind: 'refresh', scope: 'openid', service_session_id: 'session-a', created_at: now, expires_at: now + 60_000, used_at: null })]);
 });
 
+it('a code opens no session once the sign-in behind it has ended, though it was live when the code was read', async () => {
+  const codeHash = hashToken(await newCode());
+  const code = (await repository.findCode(codeHash))!;
+  const now = f.t.app.services.clock();
+  // The user's sessions end (a new password, the account disabled) between the token endpoint's read and its write.
+  await f.t.db.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', code.user_session_id).execute();
+  expect(await repository.openSessionWithCode(sessionOf(code, 'session-late', now), codeHash, tokenRows('session-late', 'late', now))).toBe(false);
+  expect(await repository.findSession('session-late')).toBeUndefined();
+  expect(await rowsOf(['late-access', 'late-refresh'])).toEqual([]);
+  expect((await repository.findCode(codeHash))!.used_at).toBeNull();
+});
+
 it('a refresh token rotates once: a second claim stores no successors and does not slide the session', async () => {
   const codeHash = hashToken(await newCode());
   const code = (await repository.findCode(codeHash))!;
