@@ -11,7 +11,7 @@ import { checkRedirectUriRepeated } from './checks/check-redirect-uri';
 import { checkScopeWithin } from './checks/check-scope';
 import { takesSignIn } from './checks/check-two-step';
 import { OAuthError } from './oauth-error';
-import { userOf, type ServiceSessionsRepository } from './service-sessions-repository';
+import { userOf, type CodeRow, type ServiceSessionsRepository } from './service-sessions-repository';
 import type { IssuedTokens, TokenIssuer } from './token-issuer';
 
 export type TokenRequest = {
@@ -59,7 +59,7 @@ export class TokenEndpoint {
     const codeHash = hashToken(request.code);
     const code = await this.serviceSessions.findCodeInContext(codeHash);
     if (!code || code.service_id !== service.id) throw new OAuthError('invalid_grant', 'The code is invalid');
-    if (code.used_at !== null) return this.replayed(code.code_hash, now, client);
+    if (code.used_at !== null) return this.replayed(code, now, client);
     const user = userOf(code);
     try {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
@@ -95,14 +95,14 @@ export class TokenEndpoint {
    * disabled), and the code is used up all the same.
    */
   private async notOpened(codeHash: string, now: number, client: ClientInfo | undefined): Promise<never> {
-    if ((await this.serviceSessions.findCode(codeHash))?.used_at !== null) return this.replayed(codeHash, now, client);
+    const code = await this.serviceSessions.findCode(codeHash);
+    if (code?.used_at !== null) return this.replayed(code, now, client);
     await this.serviceSessions.useCode(codeHash, now);
     throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
   }
 
-  /** A replayed code: whatever it issued is revoked (RFC 6749 §4.1.2). */
-  private async replayed(codeHash: string, now: number, client: ClientInfo | undefined): Promise<never> {
-    const code = await this.serviceSessions.findCode(codeHash);
+  /** A replayed code, as it is now: whatever it issued is revoked (RFC 6749 §4.1.2). */
+  private async replayed(code: Pick<CodeRow, 'service_session_id' | 'user_id' | 'service_id'> | undefined, now: number, client: ClientInfo | undefined): Promise<never> {
     if (code?.service_session_id) {
       await this.serviceSessions.revokeSession(code.service_session_id, now);
       await this.reused('code', code.user_id, code.service_id, client);
