@@ -55,6 +55,23 @@ describe('the recipient', () => {
   });
 });
 
+describe('the sender', () => {
+  it('is MAIL_FROM as a name and an address, whatever the name holds', async () => {
+    const sink = await startSmtpSink();
+    closers.push(() => sink.close());
+    const cases: Array<[string, string]> = [
+      ['Home Guard: Alerts <guard@example.com>', '"Home Guard: Alerts" <guard@example.com>'],
+      ['"Guard, Home" <guard@example.com>', '"Guard, Home" <guard@example.com>'],
+      ['Home Guard (Alerts) <guard@example.com>', '"Home Guard (Alerts)" <guard@example.com>'],
+      ['guard@example.com', 'guard@example.com'],
+    ];
+    for (const [from, header] of cases) {
+      await createMailer({ smtpUrl: sink.url, from, dataDir: '/nonexistent' }).send(mail);
+      expect(/^From: (.*)$/m.exec(sink.mails.at(-1)!.raw)?.[1]?.trim(), from).toBe(header);
+    }
+  });
+});
+
 describe('STARTTLS', () => {
   it('is required of a relay on another host, unless SMTP_URL says otherwise; smtps:// is TLS already', () => {
     expect(requiresStartTls('smtp://user:pass@mail.example:587')).toBe(true);

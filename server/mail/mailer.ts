@@ -43,10 +43,21 @@ export const SMTP_TIMEOUT_MS = 15_000;
  * trusted relay without TLS (smtps:// is TLS from the start).
  */
 /**
+ * MAIL_FROM ("Name <address>" or the address alone, as config.ts checks it) as a name and an
+ * address, which nodemailer quotes as a header needs: given the string, it wrote "Home Guard:
+ * Alerts <…>" as an address group, which a From header may not hold (RFC 5322 §3.6.2).
+ */
+function sender(from: string): { name: string; address: string } {
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(from);
+  if (!named) return { name: '', address: from };
+  return { name: named[1]!.replace(/^"(.*)"$/, '$1'), address: named[2]! };
+}
+
+/**
  * The stored address as the one recipient. Given as a string, nodemailer would read it as an
  * address list, where `x<victim@example.com>` is the mailbox of someone else.
  */
-const addressed = (from: string, mail: Mail) => ({ from, ...mail, to: { name: '', address: mail.to } });
+const addressed = (from: string, mail: Mail) => ({ from: sender(from), ...mail, to: { name: '', address: mail.to } });
 
 export function requiresStartTls(smtpUrl: string): boolean {
   const { protocol, hostname } = new URL(smtpUrl);
