@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { logRefusedAttempt } from '../operations/refused-attempts';
+import { hashToken } from '../sessions/tokens';
 import { addressBlock } from '../throttle/address-block';
 import { isThrottled, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import { readClientCredentials, SERVICE_DISABLED } from './checks/client-authentication';
@@ -20,7 +20,7 @@ function claimedClientId(request: FastifyRequest): string {
   } catch {
     return '';
   }
-  return clientId.length <= LONGEST_KEPT_CLIENT_ID ? clientId : createHash('sha256').update(clientId).digest('base64url');
+  return clientId.length <= LONGEST_KEPT_CLIENT_ID ? clientId : hashToken(clientId);
 }
 
 /**
