@@ -8,13 +8,11 @@ export type Mail = { to: string; subject: string; text: string; html: string };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * "Hello {name}," on one line. Names are refused with control characters now, but one stored
- * before that could still write paragraphs of its own into the plain text of a mail.
- */
-/**
  * "Hello Jane," or, with no name, "Hello,": a mail to an address nobody has proved greets no one,
  * as whoever registered the address chose the name, and it would open a real Home Guard mail to
  * the mailbox's owner in their words ("Your mailbox closes today: keep it at https://…").
+ * On one line: names are refused with control characters now, but one stored before that could
+ * still write paragraphs of its own into the plain text of a mail.
  */
 export const greeting = (name: string | undefined) => (name === undefined ? 'Hello,' : `Hello ${name.replace(new RegExp(`${UNSAFE_IN_ONE_LINE.source}+`, 'g'), ' ').trim()},`);
 
@@ -37,12 +35,6 @@ function lazyTransport(options: Parameters<typeof import('nodemailer').createTra
 export const SMTP_TIMEOUT_MS = 15_000;
 
 /**
- * Whether an smtp:// relay must upgrade to TLS (STARTTLS) before it is given a mail. nodemailer
- * upgrades only when the relay offers to, so someone on the path could strip the offer and read
- * the reset links. A relay on this machine is exempt; `?requireTLS=false` in SMTP_URL exempts a
- * trusted relay without TLS (smtps:// is TLS from the start).
- */
-/**
  * MAIL_FROM ("Name <address>" or the address alone, as config.ts checks it) as a name and an
  * address, which nodemailer quotes as a header needs: given the string, it wrote "Home Guard:
  * Alerts <…>" as an address group, which a From header may not hold (RFC 5322 §3.6.2).
@@ -59,6 +51,12 @@ function sender(from: string): { name: string; address: string } {
  */
 const addressed = (from: string, mail: Mail) => ({ from: sender(from), ...mail, to: { name: '', address: mail.to } });
 
+/**
+ * Whether an smtp:// relay must upgrade to TLS (STARTTLS) before it is given a mail. nodemailer
+ * upgrades only when the relay offers to, so someone on the path could strip the offer and read
+ * the reset links. A relay on this machine is exempt; `?requireTLS=false` in SMTP_URL exempts a
+ * trusted relay without TLS (smtps:// is TLS from the start).
+ */
 export function requiresStartTls(smtpUrl: string): boolean {
   const { protocol, hostname } = new URL(smtpUrl);
   const loopback = hostname === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
