@@ -46,6 +46,9 @@ declare module 'fastify' {
 
 export type Clock = () => number;
 
+/** The warn line for a signed-in account that is not an administrator refused an admin route. */
+export const ADMIN_ROUTE_REFUSED = 'an account that is not an administrator was refused an admin route';
+
 export type ServiceOptions = {
   clock?: Clock;
   /** Seconds a rotated refresh token stays usable when its answer was lost (default 30). */
@@ -109,10 +112,16 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const authenticate = async (request: FastifyRequest) => {
     request.auth = await sessions.authenticate(requireBearer(request));
   };
-  /** onRequest hook: as `authenticate`, and the account must be an administrator (403 otherwise). */
+  /**
+   * onRequest hook: as `authenticate`, and the account must be an administrator (403 otherwise).
+   * The app offers the admin area to administrators only, so a refusal is someone trying the API
+   * by hand, or a tab left open after losing the role: logged (ASVS V7.2.2), at warn, not error.
+   */
   const requireAdmin = async (request: FastifyRequest) => {
     await authenticate(request);
-    if (!request.auth!.isAdmin) throw AppError.forbidden();
+    if (request.auth!.isAdmin) return;
+    request.log.warn({ userId: request.auth!.userId, method: request.method, path: request.url.split('?', 1)[0], ip: request.ip }, ADMIN_ROUTE_REFUSED);
+    throw AppError.forbidden();
   };
 
   return { config, db, clock, audit, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows, background };

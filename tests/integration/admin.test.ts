@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, callsWith, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
+import { ADMIN_ROUTE_REFUSED } from '../../server/services';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -199,7 +200,11 @@ describe('users (admin)', () => {
     expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: bob.email, password: 'Brand-new1' } })).status).toBe(200);
   });
 
-  it('answers 401 without a token and 403 to a non-admin, changing nothing', async () => {
+  it('answers 401 without a token and 403 to a non-admin, changing nothing, and logs each 403', async () => {
+    await t.close();
+    const lines: string[] = [];
+    t = await startTestApp({}, { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } });
+    admin = await registerAndLogin(t.app);
     const regular = await registerAndLogin(t.app);
     const urls: Array<['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', string]> = [
       ['GET', '/api/v1/admin/users'],
@@ -217,6 +222,9 @@ describe('users (admin)', () => {
       expect((await call(t.app, method, url)).status, url).toBe(401);
       expect((await call(t.app, method, url, { token: regular.access, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })).status, url).toBe(403);
     }
+    const refusals = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === ADMIN_ROUTE_REFUSED);
+    expect(refusals.map((entry) => `${entry.method} ${entry.path}`)).toEqual(urls.map(([method, url]) => `${method} ${url}`));
+    expect(refusals.every((entry) => entry.level === 40 && entry.userId === regular.id && typeof entry.ip === 'string')).toBe(true);
     expect((await as(admin.access).get(`/api/v1/admin/users/${admin.id}`)).status).toBe(200);
   });
 });
