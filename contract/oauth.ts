@@ -27,14 +27,16 @@ export type AuthorizationParams = z.infer<typeof authorizationParamsSchema>;
 export const AUTHORIZATION_PARAMS = Object.keys(authorizationParamsSchema.shape) as Array<keyof AuthorizationParams>;
 
 /**
- * GET /api/v1/oauth/authorize: the parameters as the service sent them. A repeated one arrives
- * as a list, only to be refused (RFC 6749 §3.1).
+ * A request's parameters as a query string or a form gives them: a repeated one arrives as a
+ * list, only to be refused (RFC 6749 §3.1).
  */
-export const authorizationQuerySchema = z.object(
-  Object.fromEntries(AUTHORIZATION_PARAMS.map((name) => [name, z.union([authorizationParamsSchema.shape[name], z.array(z.string().max(8000)).max(20)])])) as {
-    [K in keyof AuthorizationParams]-?: z.ZodUnion<[(typeof authorizationParamsSchema.shape)[K], z.ZodArray<z.ZodString>]>;
-  },
-);
+function allowingRepeats<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
+  const shape = Object.fromEntries(Object.entries(schema.shape).map(([name, field]) => [name, z.union([field, z.array(z.string().max(8000)).max(20)])]));
+  return z.object(shape as { [K in keyof S]: z.ZodUnion<[S[K], z.ZodArray<z.ZodString>]> });
+}
+
+/** GET /api/v1/oauth/authorize, and a form posted to /auth: the parameters as the service sent them. */
+export const authorizationQuerySchema = allowingRepeats(authorizationParamsSchema);
 export type AuthorizationQuery = z.infer<typeof authorizationQuerySchema>;
 
 /**
@@ -88,6 +90,8 @@ export const endSessionRequestSchema = z.object({
   client_id: z.string().max(200).optional(),
 });
 export const END_SESSION_PARAMS = Object.keys(endSessionRequestSchema.shape) as Array<keyof z.infer<typeof endSessionRequestSchema>>;
+/** A form posted to /signout: the parameters as the service sent them. */
+export const endSessionQuerySchema = allowingRepeats(endSessionRequestSchema);
 export const endSessionResponseSchema = z.object({
   /** Where to send the browser, or null to stay on the signed-out page. */
   redirect_to: z.string().nullable(),
@@ -108,9 +112,33 @@ export type DiscoveryLinks = z.infer<typeof discoveryLinksSchema>;
 /** An app's own scheme (RFC 8252) opens the app and leaves the browser tab where it is. */
 export const opensAnApp = (url: string): boolean => !/^https?:/i.test(url);
 
-/** The redirect back to a service: its registered URI with the given parameters added. */
+/**
+ * The redirect back to a service: its registered URI with the given parameters added after its
+ * own query, which is kept as registered (RFC 6749 §3.1.2): rewritten (`%20` as `+`, `flag` as
+ * `flag=`), it would no longer be the redirect_uri the service sends to the token endpoint.
+ * An error_description is kept to the characters RFC 6749 §4.1.2.1 allows it.
+ */
 export function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
   const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) url.searchParams.set(key, value);
+  const added = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) added.append(key, key === 'error_description' ? asErrorDescription(value) : value);
+  }
+  if (added.size > 0) url.search = url.search ? `${url.search}&${added}` : `?${added}`;
   return url.toString();
+}
+
+/**
+ * Text as an OAuth error_description may hold it (RFC 6749 §4.1.2.1, §5.2): printable ASCII but
+ * `"` and `\`. It names a service, or echoes what a service sent, either of which may hold any
+ * character: accents are dropped ("Café" → "Cafe"), quotes become apostrophes and backslashes
+ * slashes, anything else "?".
+ */
+export function asErrorDescription(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/["\u2018\u2019\u201c\u201d]/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
 }

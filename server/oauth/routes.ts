@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationParamsSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionQuerySchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import { requestSource } from '../audit/audit-log';
@@ -22,7 +22,8 @@ const CROSS_ORIGIN = ['/.well-known/openid-configuration', '/.well-known/jwks.js
 function allowCrossOrigin(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!CROSS_ORIGIN.includes(request.url.split('?')[0]!)) return;
-    reply.header('Access-Control-Allow-Origin', '*');
+    // A browser app reads a 401's challenge only if told it may (Fetch: CORS-safelisted headers).
+    reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Expose-Headers', 'WWW-Authenticate');
     // What a request may carry is the preflight's answer; the request's own answer needs only the origin.
     if (request.method === 'OPTIONS') reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Allow-Methods', 'GET, POST');
     // Cross-origin readers need this; the default of same-origin would block them.
@@ -31,18 +32,24 @@ function allowCrossOrigin(app: FastifyInstance): void {
   for (const url of CROSS_ORIGIN) app.options(url, async (_request, reply) => reply.code(204).send());
 }
 
-/** The page's address with the request's known parameters as its query (others are left behind). */
+/**
+ * The page's address with the request's known parameters as its query (others are left behind).
+ * A repeated one stays repeated, for the page to refuse as it refuses it in a GET: sent back to
+ * the service, once the client and its redirect_uri are known good.
+ */
 function asGet(page: string, names: readonly string[], body: Record<string, unknown>): string {
   const query = new URLSearchParams();
   for (const name of names) {
-    const value = body[name];
-    if (typeof value === 'string') query.set(name, value);
+    for (const value of [body[name]].flat()) if (typeof value === 'string') query.append(name, value);
   }
   const text = query.toString();
   return text ? `${page}?${text}` : page;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A userinfo request not made as RFC 6750 §2 says, with the challenge §3 asks of a refusal. */
+const bearerRefusal = (description: string) => new OAuthError('invalid_request', description, 400, undefined, { 'WWW-Authenticate': `Bearer error="invalid_request", error_description="${description}"` });
 
 /**
  * The token, introspection and revocation endpoints take form bodies only (RFC 6749 §3.2, RFC 7662
@@ -88,8 +95,8 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
 
   // A form POST to the authorization endpoint (OIDC Core §3.1.2.1) or the end-session endpoint
   // (RP-Initiated Logout §2) becomes the same request as a GET to its page.
-  app.post('/auth', { schema: { body: authorizationParamsSchema.passthrough() } }, async (request, reply) => reply.redirect(asGet('/auth', AUTHORIZATION_PARAMS, request.body), 303));
-  app.post('/signout', { schema: { body: endSessionRequestSchema.passthrough().nullish() } }, async (request, reply) => reply.redirect(asGet('/signout', END_SESSION_PARAMS, request.body ?? {}), 303));
+  app.post('/auth', { schema: { body: authorizationQuerySchema.passthrough() } }, async (request, reply) => reply.redirect(asGet('/auth', AUTHORIZATION_PARAMS, request.body), 303));
+  app.post('/signout', { schema: { body: endSessionQuerySchema.passthrough().nullish() } }, async (request, reply) => reply.redirect(asGet('/signout', END_SESSION_PARAMS, request.body ?? {}), 303));
 
   app.get('/api/v1/oauth/authorize', { schema: { querystring: authorizationQuerySchema.passthrough(), response: { 200: authorizationCheckSchema, ...errors } } }, async (request) =>
     oauth.authorization.check(request.query),
@@ -113,10 +120,10 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     noStore(reply);
     const fromBody = request.method === 'POST' ? request.body?.access_token : undefined;
     // Two ways of sending a bearer token are refused (RFC 6750 §2); another scheme's header is not one.
-    if (fromBody && /^bearer(\s|$)/i.test(request.headers.authorization ?? '')) throw new OAuthError('invalid_request', 'Send the access token once, not twice');
+    if (fromBody && /^bearer(\s|$)/i.test(request.headers.authorization ?? '')) throw bearerRefusal('Send the access token once, not twice');
     // A token in the address ends up in logs and history (RFC 6750 §2.3, RFC 9700 §4.3.2): never taken, and said so.
     if ((request.query as Record<string, unknown>).access_token !== undefined) {
-      throw new OAuthError('invalid_request', 'Send the access token in the Authorization header (Bearer), not in the address', 400);
+      throw bearerRefusal('Send the access token in the Authorization header (Bearer), not in the address');
     }
     return oauth.introspection.userinfo(bearerToken(request) ?? fromBody);
   };

@@ -45,7 +45,9 @@ export class TokenIntrospection {
 
   /** RFC 7662: only the client a token was issued to learns anything about it. */
   async introspect(client: ApiServiceRow, token: string | undefined): Promise<Record<string, unknown>> {
-    const live = token ? await this.live(token) : undefined;
+    // Required (RFC 7662 §2.1): a client that forgot it is told so, not that some token is inactive.
+    if (!token) throw new OAuthError('invalid_request', 'token is missing');
+    const live = await this.live(token);
     if (!live || live.service_id !== client.id) return { active: false };
     return {
       active: true,
