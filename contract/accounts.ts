@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { authenticatorCodeField, recoveryCodeField, signInCodeField } from './two-step';
-import { currentPasswordField, emailField, loginPasswordField, newPasswordField, phoneField, requiredText, withRepeatedPassword } from './fields';
+import { currentPasswordField, emailField, loginPasswordField, newPasswordField, phoneField, requiredText, typedEmailField, withRepeatedPassword } from './fields';
 
 /** POST /api/v1/register */
 export const registerRequestSchema = z.object({
@@ -29,7 +29,7 @@ export const changePasswordRequestSchema = z.object({
 export const changePasswordFormSchema = withRepeatedPassword(changePasswordRequestSchema, 'Repeat Password');
 
 /** POST /api/v1/auth/password-reset: mails a link to set a new password, if the address has an account. */
-export const passwordResetRequestSchema = z.object({ email: emailField });
+export const passwordResetRequestSchema = z.object({ email: typedEmailField });
 
 /** POST /api/v1/auth/password-reset/confirm: the link's token and the new password. */
 export const passwordResetConfirmSchema = z.object({
@@ -45,7 +45,7 @@ export const passwordResetFormSchema = withRepeatedPassword(z.object({ password:
  * It is the authenticator app's code or a recovery code.
  */
 export const loginRequestSchema = z.object({
-  email: emailField,
+  email: typedEmailField,
   password: loginPasswordField,
   code: signInCodeField.optional(),
 });

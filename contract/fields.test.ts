@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requiredMultilineText, requiredText } from './fields';
+import { emailField, requiredMultilineText, requiredText, typedEmailField } from './fields';
 
 const messages = (schema: ReturnType<typeof requiredText>, value: string) => schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
 const C0_AND_DEL = [...Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)), '\u007f'];
@@ -46,5 +46,21 @@ describe('multi-line text fields', () => {
     for (const control of [...C0_AND_DEL.filter((c) => !'\t\n\r'.includes(c)), '\u0085', '\u2028', '\u202e']) {
       expect(messages(description, `Dash${control}boards`), JSON.stringify(control)).toEqual(['Description must not contain control characters other than line breaks and tabs']);
     }
+  });
+});
+
+describe('emails', () => {
+  it('an account is given only an address shown as it is: no invisible characters, no dot ending the domain', () => {
+    for (const hidden of ['\u200b', '\u2060', '\u00ad', '\u200e', '\ufeff']) {
+      for (const email of [`ad${hidden}min@example.com`, `admin@exam${hidden}ple.com`]) expect(emailField.safeParse(email).success, JSON.stringify(email)).toBe(false);
+    }
+    for (const email of ['admin@example.com.', 'admin@.example.com', 'admin@example..com', 'admin@example.']) expect(emailField.safeParse(email).error?.issues[0]?.message, email).toBe('Invalid email');
+    for (const email of ['admin@example.com', 'zoë.o-brien+tag@bücher.example.de', 'a.b@c.d']) expect(emailField.parse(email)).toBe(email);
+  });
+
+  it('one typed to sign in or for a reset keeps the loose pattern, so an account given such an address earlier still signs in', () => {
+    expect(typedEmailField.parse('admin@example.com.')).toBe('admin@example.com.');
+    expect(typedEmailField.parse('ad\u200bmin@example.com')).toBe('ad\u200bmin@example.com');
+    expect(typedEmailField.safeParse('not-an-email').error?.issues[0]?.message).toBe('Invalid email');
   });
 });

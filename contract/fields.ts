@@ -52,7 +52,22 @@ function textWithout(unsafe: RegExp, refused: string, label: string, max: number
 // mailbox other than the one stored to a mail program, and would slip past the unique-email rule).
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
-export const emailField = requiredText('Email', 254).regex(EMAIL_PATTERN, 'Invalid email');
+/**
+ * An address an account is given: the loose pattern, and nothing that would let one mailbox hold
+ * several accounts, each shown as the same address. No invisible format characters (zero-width
+ * space, word joiner, soft hyphen, direction marks), and a domain of whole labels: `example.com.`
+ * reaches the mailbox of `example.com`.
+ */
+const NEW_EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"\p{Cf}]+@[^\s@<>()[\]\\,;:"\p{Cf}.]+(?:\.[^\s@<>()[\]\\,;:"\p{Cf}.]+)+$/u;
+
+/** The email an account is registered, created or changed with. */
+export const emailField = requiredText('Email', 254).regex(NEW_EMAIL_PATTERN, 'Invalid email');
+
+/**
+ * An email typed to sign in or to ask for a reset: the loose pattern only, so an account given
+ * its address before the rules above were tightened can still sign in.
+ */
+export const typedEmailField = requiredText('Email', 254).regex(EMAIL_PATTERN, 'Invalid email');
 
 /** An admin list's search text, in the address and in the query to the server. */
 export const SEARCH_MAX_LENGTH = 200;

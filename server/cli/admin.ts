@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { z } from 'zod';
-import { emailField, newPasswordField, phoneField, requiredText } from '../../contract/fields';
+import { emailField, newPasswordField, phoneField, requiredText, typedEmailField } from '../../contract/fields';
 import type { AuditSource } from '../audit/audit-log';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { migrateToLatest, openDatabase, sqliteFile } from '../db/database';
@@ -43,7 +43,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
 };
 
 const createArgs = z.object({ email: emailField, name: requiredText('Full name'), phone: phoneField });
-const resetArgs = z.object({ email: emailField });
+const resetArgs = z.object({ email: typedEmailField });
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);

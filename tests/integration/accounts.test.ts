@@ -57,6 +57,11 @@ describe('registration', () => {
       const answer = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ email: list }) });
       expect(answer.body, list).toEqual({ error: 'email: Invalid email', field: 'email' });
     }
+    // One mailbox would hold several accounts, each shown as the same address.
+    for (const lookalike of ['vic\u200btim@example.com', 'victim@example.com\u2060', 'victim@example.com.']) {
+      const answer = await call(t.app, 'POST', '/api/v1/register', { body: validRegistration({ email: lookalike }) });
+      expect(answer.body, JSON.stringify(lookalike)).toEqual({ error: 'email: Invalid email', field: 'email' });
+    }
   });
 
   it('refuses a name with line breaks or other control characters, which would forge lines of its mails', async () => {
