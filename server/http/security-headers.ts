@@ -58,9 +58,14 @@ const API_HEADERS = {
   'X-Frame-Options': 'DENY',
 } as const;
 
+/**
+ * The operations endpoints, and anything under them: a probe set to `/readyz/` is told 404, not
+ * served the app's page with a 200 that reads as ready whatever the database.
+ */
+const OPERATIONS = /^\/(?:api|metrics|healthz|readyz)(?:\/|$)/;
+
 /** Paths no page is served at: their answers are JSON, pictures or metrics, and unknown ones a JSON 404. */
-export const isApiPath = (url: string) =>
-  url.startsWith('/api/') || url.startsWith('/.well-known/') || url.startsWith('/avatars/') || ['/api', '/metrics'].includes(withoutQuery(url));
+export const isApiPath = (url: string) => url.startsWith('/api/') || url.startsWith('/.well-known/') || url.startsWith('/avatars/') || OPERATIONS.test(withoutQuery(url));
 
 const withoutQuery = (url: string) => {
   const query = url.indexOf('?');

@@ -37,13 +37,17 @@ export async function installStaticFiles(app: FastifyInstance, staticDir: string
     app.log.warn(`no built PWA in ${staticDir}: serving the API only (run \`npm run build\`)`);
   }
 
-  app.setNotFoundHandler(async (request, reply) => {
+  // Not async, and the reply not returned: each await of a reply adds a listener to the response,
+  // and a path the static files refuse comes here through the error handler, one step more, past
+  // Node's warning at 11 ("Possible EventEmitter memory leak"), written to stderr per request.
+  app.setNotFoundHandler((request, reply) => {
     const pagePath = request.method === 'GET' || request.method === 'HEAD';
     // A built file that is not there (an old version's, asked for by a tab opened before a
     // release) is no page: the page in its place would be taken for the file, and kept.
     if (request.url.startsWith('/assets/')) throw AppError.notFound('file');
     if (hasPwa && pagePath && !isApiPath(request.url)) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      void reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      return;
     }
     if (!isApiPath(request.url)) throw AppError.notFound('page');
     // Only the static files' catch-all takes a GET with an id too long for its route: answered as

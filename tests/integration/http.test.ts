@@ -109,15 +109,33 @@ describe('serving the PWA', () => {
   });
 
   it('answers a path that names no file as it could (doubled slashes, a backslash, dot segments, a name too long) as any unknown address', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', warned);
     for (const url of ['//x', '/a//b', '/a%5Cb', '/auth/login/..', `/${'a'.repeat(300)}`]) {
       const page = await t.app.inject({ url });
       expect({ status: page.statusCode, body: page.body }, url).toEqual({ status: 200, body: '<!doctype html><title>Home Guard</title>' });
       expect(page.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
     }
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', warned);
+    // Which anyone could make the server write to stderr, once per request.
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
     const api = await t.app.inject({ url: '/api//v1/auth/profile' });
     expect({ status: api.statusCode, body: api.json() }).toEqual({ status: 404, body: { error: 'API endpoint not found' } });
     const asset = await t.app.inject({ url: '/assets//index-3f2a1b.js' });
     expect({ status: asset.statusCode, body: asset.json() }).toEqual({ status: 404, body: { error: 'file not found' } });
+  });
+
+  it("serves no page under the operations endpoints: a probe set to /readyz/ is not told 200 with the app's page", async () => {
+    for (const url of ['/readyz/', '/healthz/', '/metrics/', '/readyz/x']) {
+      const answer = await t.app.inject({ url });
+      expect({ status: answer.statusCode, body: answer.json() }, url).toEqual({ status: 404, body: { error: 'API endpoint not found' } });
+    }
+    const posted = await t.app.inject({ method: 'POST', url: '/healthz' });
+    expect([posted.statusCode, posted.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject({ url: '/healthzone' })).body).toBe('<!doctype html><title>Home Guard</title>');
   });
 
   it('does not serve files outside the build through path traversal', async () => {
