@@ -52,7 +52,8 @@ export async function readPicture(request: FastifyRequest): Promise<Buffer> {
     let picture: Buffer | undefined;
     for await (const part of request.parts()) {
       if (picture !== undefined || part.type !== 'file' || part.fieldname !== AVATAR_FIELD) {
-        throw picture === undefined && part.type === 'file' ? AppError.notAnImage() : AppError.tooManyUploadParts();
+        // Nothing taken yet, and a file, or the image field as text: not a picture, as the spec words it.
+        throw picture === undefined && (part.type === 'file' || part.fieldname === AVATAR_FIELD) ? AppError.notAnImage() : AppError.tooManyUploadParts();
       }
       picture = await part.toBuffer();
     }

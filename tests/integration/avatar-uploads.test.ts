@@ -81,6 +81,12 @@ describe('a malformed upload is refused with 400 and a sentence, storing nothing
     }
     await nothingStored();
   });
+
+  it('answers the image field sent as text, not as a file, with the spec\'s message', async () => {
+    const answer = await sendRaw(`${partHead('image')}not a picture\r\n--${BOUNDARY}--\r\n`);
+    expect([answer.statusCode, answer.json()]).toEqual([400, { error: 'Please select an image file.', field: 'image' }]);
+    await nothingStored();
+  });
 });
 
 describe('uploads at once', () => {
