@@ -89,10 +89,14 @@ export type ServiceSession = z.infer<typeof serviceSessionSchema>;
 
 export const pagedSchema = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total_pages: z.number().int() });
 
+/** A whole number in the address, `fallback` when left out or sent without a value (`?page=` is not page 0). */
+const queryNumber = (min: number, max: number, fallback: number) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().min(min).max(max).int().default(fallback));
+
 /** ?page&size&search for the session tables (spec §9: page size 10, first page 1). */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().min(1).max(MAX_PAGE).int().default(1),
-  size: z.coerce.number().min(1).max(100).int().default(10),
+  page: queryNumber(1, MAX_PAGE, 1),
+  size: queryNumber(1, 100, 10),
   search: searchField.optional(),
 });
 

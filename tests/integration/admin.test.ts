@@ -247,6 +247,8 @@ describe('sessions (admin)', () => {
     expect(JSON.parse(Buffer.from(first.body.items[0].device_info, 'base64').toString())).toHaveProperty('browser');
     expect((await api.get('/api/v1/admin/user-sessions?page=2&size=10')).body.items).toHaveLength(3);
     expect((await api.get('/api/v1/admin/user-sessions?page=0')).status).toBe(400);
+    // Sent without a value, page and size are as if left out: the first page of ten.
+    expect((await api.get('/api/v1/admin/user-sessions?page=&size=')).body).toEqual(first.body);
 
     const newest = first.body.items[0].id;
     expect((await api.patch(`/api/v1/admin/user-sessions/revoke/${newest}`)).status).toBe(200);
