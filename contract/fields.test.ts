@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailField, requiredMultilineText, requiredText, typedEmailField } from './fields';
+import { emailField, newPasswordField, phoneField, requiredMultilineText, requiredText, typedEmailField } from './fields';
 
 const messages = (schema: ReturnType<typeof requiredText>, value: string) => schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
 const C0_AND_DEL = [...Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)), '\u007f'];
@@ -62,5 +62,20 @@ describe('emails', () => {
     expect(typedEmailField.parse('admin@example.com.')).toBe('admin@example.com.');
     expect(typedEmailField.parse('ad\u200bmin@example.com')).toBe('ad\u200bmin@example.com');
     expect(typedEmailField.safeParse('not-an-email').error?.issues[0]?.message).toBe('Invalid email');
+  });
+});
+
+describe('new passwords', () => {
+  it('take letters, capitals and digits of any script', () => {
+    for (const password of ['Κωδικός2024', 'ПАРОЛЬдлинный7', 'Passwort-1', 'Ölfässer٣x']) expect(newPasswordField.safeParse(password).success, password).toBe(true);
+    expect(newPasswordField.safeParse('ωωωωωωω1').error?.issues.map((issue) => issue.message)).toEqual(['Password should contain at least 1 uppercase character']);
+    expect(newPasswordField.safeParse('12345678!').error?.issues.map((issue) => issue.message)).toEqual(['Password must contain characters', 'Password should contain at least 1 uppercase character']);
+  });
+});
+
+describe('phone numbers', () => {
+  it('null, as the profile shows a missing one, or blank, is none', () => {
+    for (const value of [null, undefined, '', '   ']) expect(phoneField.parse(value)).toBeUndefined();
+    expect(phoneField.parse(' +1 555 0100 ')).toBe('+1 555 0100');
   });
 });

@@ -98,17 +98,18 @@ export const newPasswordField = z
   .min(1, 'Password is required')
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`)
-  .regex(/[a-zA-Z]/, 'Password must contain characters')
-  .regex(/[A-Z]/, 'Password should contain at least 1 uppercase character')
-  .regex(/\d/, 'Password should contain at least 1 digit');
+  // Letters, capitals and digits of any script: Κωδικός2024 has all three.
+  .regex(/\p{L}/u, 'Password must contain characters')
+  .regex(/\p{Lu}/u, 'Password should contain at least 1 uppercase character')
+  .regex(/\p{Nd}/u, 'Password should contain at least 1 digit');
 
-/** Optional phone number: an empty string counts as absent. */
+/** Optional phone number: an empty string, or null as the profile shows a missing one, counts as absent. */
 export const phoneField = z
   .string({ error: 'Phone number must be text' })
   .trim()
   .max(40, 'Phone number must be at most 40 characters long')
   .regex(/^[+0-9 ()./-]*$/, 'Invalid phone number')
-  .optional()
+  .nullish()
   .transform((value) => (value ? value : undefined));
 
 /**

@@ -25,7 +25,7 @@ import { toProfile } from './users-repository';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema, 429: errorBodySchema };
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  app.post('/api/v1/register', { schema: { body: registerRequestSchema, response: { 200: registerResponseSchema, ...errors } } }, async (request) => {
+  app.post('/api/v1/register', { schema: { body: registerRequestSchema.strict(), response: { 200: registerResponseSchema, ...errors } } }, async (request) => {
     const { id } = await services.accounts.signUp(request.body, request.ip);
     await services.audit.record({ kind: 'account-created', userId: id, detail: 'registered' }, { ...requestSource(request), actorId: id });
     return { id };

@@ -49,11 +49,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     const changed = changedAccountFields(before, after);
     return changed ? recorded(request, { kind: 'account-changed', userId: after.id, detail: changed }, after) : after;
   });
-  app.put('/api/v1/admin/users/:id/password', { ...admin, schema: { params: idParams, body: adminUserPasswordSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
+  app.put('/api/v1/admin/users/:id/password', { ...admin, schema: { params: idParams, body: adminUserPasswordSchema.strict(), response: { 200: z.object({}), ...errors } } }, async (request) => {
     await usersAdmin.setPassword(request.params.id, request.body.password, request.auth!);
     return recorded(request, { kind: 'password-changed', userId: request.params.id, detail: 'set-by-administrator' satisfies PasswordChange }, {});
   });
-  app.put('/api/v1/admin/users/:id/status', { ...admin, schema: { params: idParams, body: adminUserStatusSchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
+  app.put('/api/v1/admin/users/:id/status', { ...admin, schema: { params: idParams, body: adminUserStatusSchema.strict(), response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {
     const wasDisabled = (await usersAdmin.get(request.params.id)).disabled_at !== null;
     const user = await usersAdmin.setDisabled(request.params.id, request.body.disabled, request.auth!);
     if (wasDisabled === request.body.disabled) return user; // nothing changed
@@ -64,7 +64,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     const { user, turnedOff } = await usersAdmin.turnOffTwoStep(request.params.id, request.auth!);
     return turnedOff ? recorded(request, { kind: 'two-step-off', userId: user.id }, user) : user;
   });
-  app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, response: { 200: z.object({}), ...errors } } }, async (request) => {
+  app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
     const user = await usersAdmin.get(request.params.id);
     await usersAdmin.delete(request.params.id, request.auth!);
     // The log outlives the account: this line keeps who it was.

@@ -152,15 +152,24 @@ it('says what is wrong with a body that is no JSON object, or no JSON, in its ow
   expect([token.statusCode, token.json().error], 'the token endpoint, in its own (OAuth) words').toEqual([400, 'invalid_request']);
 });
 
-it("refuses a field the admin's writes do not take: it was dropped with a 200, as if saved", async () => {
+it("refuses a field the admin's writes and registration do not take: it was dropped with a 200, as if saved", async () => {
   const admin = await registerAndLogin(t.app);
   const user = await registerAndLogin(t.app);
-  const asAdmin = async (method: 'POST' | 'PUT', url: string, body: unknown) => {
+  const asAdmin = async (method: 'POST' | 'PUT' | 'DELETE', url: string, body: unknown) => {
     const answer = await call(t.app, method, url, { token: admin.access, body });
     return [answer.status, answer.body.error];
   };
   const edit = { full_name: 'Ada', email: user.email, is_admin: false };
   expect(await asAdmin('PUT', `/api/v1/admin/users/${user.id}`, { ...edit, disabled: true })).toEqual([400, 'Unknown field "disabled": this request does not take it']);
+  expect(await asAdmin('PUT', `/api/v1/admin/users/${user.id}/status`, { disabled: true, notify: false })).toEqual([400, 'Unknown field "notify": this request does not take it']);
+  expect(await asAdmin('PUT', `/api/v1/admin/users/${user.id}/password`, { password: 'Brand-new1', sign_out: false })).toEqual([400, 'Unknown field "sign_out": this request does not take it']);
+  expect(await asAdmin('DELETE', `/api/v1/admin/users/${user.id}`, { keep_sessions: true })).toEqual([400, 'Unknown field "keep_sessions": this request does not take it']);
+  const registered = await call(t.app, 'POST', '/api/v1/register', { body: { full_name: 'Cy', email: 'cy@example.com', password: 'Passw0rd-long', is_admin: true } });
+  expect([registered.status, registered.body.error]).toEqual([400, 'Unknown field "is_admin": this request does not take it']);
+  expect((await t.db.selectFrom('users').select(['id', 'disabled_at']).execute()).map((row) => [row.id, row.disabled_at])).toEqual(expect.arrayContaining([[user.id, null]]));
+  expect(await t.db.selectFrom('users').select('id').where('email', '=', 'cy@example.com').execute()).toEqual([]);
+  // Nor a password changed, nor an account deleted.
+  expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
   expect(await asAdmin('POST', '/api/v1/admin/users', { full_name: 'Bo', email: 'bo@example.com', password: 'Passw0rd-long', role: 'admin' })).toEqual([400, 'Unknown field "role": this request does not take it']);
   const service = { name: 'Grafana', description: 'Dashboards', redirect_uris: ['https://grafana.home.lan/cb'], scopes: ['openid'] };
   expect(await asAdmin('POST', '/api/v1/admin/api-services', { ...service, client_secret: 'mine' })).toEqual([400, 'Unknown field "client_secret": this request does not take it']);
