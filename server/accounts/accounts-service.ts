@@ -337,10 +337,15 @@ export class AccountsService {
    */
   async setPassword(userId: string, password: string, how: PasswordChange, keepSessionId?: string): Promise<void> {
     refuseCommonPassword(password);
-    await this.users.setPasswordHash(userId, await hashPassword(password), this.clock());
-    await this.sessions.revokeAllForUser(userId, keepSessionId);
-    // After the user sessions: a code asked for from one of them can then no longer open a service session.
-    await this.serviceSessions.revokeAllForUser(userId, this.clock());
+    const passwordHash = await hashPassword(password);
+    const now = this.clock();
+    // One commit: a new password stored with the sign-outs left undone (a failure or a kill
+    // between them) left whoever had the old one signed in, and the old one no longer worked.
+    await this.users.setPasswordHash(userId, passwordHash, now, async (tx) => {
+      await this.sessions.revokeAllForUser(userId, keepSessionId, tx);
+      // After the user sessions: a code asked for from one of them can then no longer open a service session.
+      await this.serviceSessions.revokeAllForUser(userId, now, tx);
+    });
     // Whoever guessed at the second step with the old password has to start again.
     await this.throttle.reset(secondStepThrottle(userId)[0]);
     const owner = await this.users.findById(userId);

@@ -116,10 +116,12 @@ export class UsersRepository {
   }
 
   /** A new password voids any reset link mailed before it: whoever holds that link must not undo the change. */
-  async setPasswordHash(id: string, passwordHash: string, now: number): Promise<void> {
+  /** Stores a new password, voiding mailed reset links; `alongside` runs in the same commit. */
+  async setPasswordHash(id: string, passwordHash: string, now: number, alongside?: (tx: Database) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
       await tx.deleteFrom('password_resets').where('user_id', '=', id).execute();
+      await alongside?.(tx);
     });
   }
 

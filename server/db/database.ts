@@ -18,6 +18,9 @@ export type Dialect = 'sqlite' | 'postgres';
 
 export type OpenedDatabase = { db: Database; dialect: Dialect; location: string };
 
+/** Runs `work` in a transaction: `db` itself when it is one already (a caller's), else a new one. */
+export const inTransaction = <T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> => (db.isTransaction ? work(db) : db.transaction().execute(work));
+
 // pg returns bigint (int8) as text to avoid precision loss; our bigints are epoch milliseconds
 // and counts, far below 2^53, so numbers are safe and keep both dialects' rows alike.
 const INT8_OID = 20;

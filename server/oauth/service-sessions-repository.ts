@@ -103,8 +103,8 @@ export class ServiceSessionsRepository {
    * Ends every open service session of a user, at every service: the tokens they issued stop
    * working at once. A disabled account and a changed password both end them. Answers how many ended.
    */
-  async revokeAllForUser(userId: string, now: number): Promise<number> {
-    const ended = await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  async revokeAllForUser(userId: string, now: number, db: Database = this.db): Promise<number> {
+    const ended = await db.updateTable('service_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
     return Number(ended.numUpdatedRows);
   }
 

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Database } from '../db/database';
+import { inTransaction, type Database } from '../db/database';
 import { isPostgres } from '../db/postgres-one-statement';
 import { changedRows, firstRow, placeholderRow, preparedQuery, rowValues } from '../db/prepared-query';
 import type { RefreshTokensTable, UsersTable, UserSessionsTable } from '../db/schema';
@@ -112,8 +112,8 @@ export class UserSessionsRepository {
    * Revokes every live session of a user, but `exceptSessionId`, and withdraws their tokens: two
    * statements, however many sessions. Answers how many sessions it ended.
    */
-  async revokeAllForUser(userId: string, now: number, exceptSessionId?: string): Promise<number> {
-    return this.db.transaction().execute(async (tx) => {
+  async revokeAllForUser(userId: string, now: number, exceptSessionId?: string, db: Database = this.db): Promise<number> {
+    return inTransaction(db, async (tx) => {
       let live = tx.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null);
       if (exceptSessionId) live = live.where('id', '!=', exceptSessionId);
       await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', 'in', live).where('rotated_at', 'is', null).execute();

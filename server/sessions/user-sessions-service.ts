@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OwnSession, RefreshResponse } from '../../contract/accounts';
 import type { ReusedToken } from '../../contract/audit';
 import type { AuditLog } from '../audit/audit-log';
+import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { AccessTokens } from './access-tokens';
 import { deviceInfoFromUserAgent, sameDevice } from './device-info';
@@ -163,7 +164,8 @@ export class UserSessionsService {
     return this.sessions.revokeAllForUser(auth.userId, this.clock(), auth.sessionId);
   }
 
-  revokeAllForUser(userId: string, exceptSessionId?: string): Promise<number> {
-    return this.sessions.revokeAllForUser(userId, this.clock(), exceptSessionId);
+  /** As the repository's; `db`, a transaction of the caller's, makes it part of that. */
+  revokeAllForUser(userId: string, exceptSessionId?: string, db?: Database): Promise<number> {
+    return this.sessions.revokeAllForUser(userId, this.clock(), exceptSessionId, db);
   }
 }

@@ -287,6 +287,27 @@ describe("changing one's password", () => {
     expect((await login(user.email, 'Brand-new1')).status).toBe(200);
   });
 
+  it('stores the new password and ends the other sessions in one commit: a failure between them changes nothing', async () => {
+    const { db, sessions, throttle, notify, authenticatorApps, audit, background, clock } = t.app.services;
+    const user = await registerAndLogin(t.app);
+    const elsewhere = await login(user.email, user.password);
+    // The last sign-out fails, as when the database connection drops or the process is killed there.
+    class FailingServiceSessions extends ServiceSessionsRepository {
+      override async revokeAllForUser(): Promise<number> {
+        throw new Error('connection lost');
+      }
+    }
+    const failing = new AccountsService(new UsersRepository(db), sessions, new FailingServiceSessions(db), throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit, background }, clock);
+    await expect(failing.setPassword(user.id, 'Brand-new1', 'changed')).rejects.toThrow('connection lost');
+    expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { token: elsewhere.body.refresh })).status, 'the other session goes on').toBe(200);
+    expect((await login(user.email, user.password)).status, 'the old password still works').toBe(200);
+    expect((await login(user.email, 'Brand-new1')).status).toBe(401);
+
+    await t.app.services.accounts.setPassword(user.id, 'Brand-new1', 'changed');
+    expect((await login(user.email, 'Brand-new1')).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).status, 'every session ends').toBe(401);
+  });
+
   it('throttles wrong current passwords together with failed sign-ins of the account', async () => {
     const user = await registerAndLogin(t.app);
     for (let i = 0; i < 3; i++) expect((await login(user.email, `Wrong-${i}`)).status).toBe(401);
