@@ -86,7 +86,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit, background }, clock);
   const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);
   const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log, background }, clock);
-  const avatars = new Avatars(db, config.publicUrl, clock);
+  const avatars = new Avatars(db, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);
   const apiServices = new ApiServicesService(apiServicesRepository, clock);
@@ -97,7 +97,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     services: apiServicesRepository,
     authorization: new Authorization(apiServicesRepository, users, userSessionsRepository, serviceSessions, hints, authenticatorApps, config.publicUrl, clock),
     tokens: new TokenEndpoint(serviceSessions, tokenIssuer, { refreshTokenTtlSeconds: config.refreshTokenTtl, sessionMaxAgeSeconds: config.sessionMaxAge }, audit, clock),
-    introspection: new TokenIntrospection(serviceSessions, lastActive, config.sessionMaxAge, clock),
+    introspection: new TokenIntrospection(serviceSessions, lastActive, config.sessionMaxAge, config.publicUrl, clock),
     endSession: new EndSession(hints, apiServicesRepository, serviceSessions, clock),
     signedInServices: new SignedInServices(db, clock),
   };

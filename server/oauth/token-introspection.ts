@@ -15,6 +15,7 @@ export class TokenIntrospection {
     private readonly serviceSessions: ServiceSessionsRepository,
     private readonly lastActive: LastActiveBatch,
     private readonly sessionMaxAgeSeconds: number,
+    private readonly issuer: string,
     private readonly clock: () => number,
   ) {}
 
@@ -40,7 +41,7 @@ export class TokenIntrospection {
     const user = live?.kind === 'access' ? userOf(live) : undefined;
     if (!live || !user) throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401, undefined, INVALID_TOKEN);
     this.lastActive.record(live.service_session_id, this.clock());
-    return claimsFor(user, live.scopes);
+    return claimsFor(user, live.scopes, this.issuer);
   }
 
   /** RFC 7662: only the client a token was issued to learns anything about it. */

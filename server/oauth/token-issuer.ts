@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { readGroups, type UserRow } from '../accounts/users-repository';
+import { pictureUrl } from '../avatars/avatars';
 import { signJwt } from '../keys/sign-jwt';
 import type { SigningAlg, SigningKeys } from '../keys/signing-keys';
 import { newSplitToken } from '../sessions/tokens';
@@ -17,11 +18,11 @@ export type IssuedTokens = {
 export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'username' | 'profile_picture' | 'groups'>;
 
 /** Claims a service may read about a user, by scope (OIDC Core §5.4). */
-export function claimsFor(user: ClaimsUser, scopes: string[]): Record<string, unknown> {
+export function claimsFor(user: ClaimsUser, scopes: string[], issuer: string): Record<string, unknown> {
   const claims: Record<string, unknown> = { sub: user.id };
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
   // No `nickname`: Gitea's client reads it before `preferred_username` for the account's name.
-  if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, preferred_username: user.username, picture: user.profile_picture ?? undefined });
+  if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, preferred_username: user.username, picture: pictureUrl(user.profile_picture, issuer) });
   if (scopes.includes('groups')) claims.groups = readGroups(user.groups);
   return claims;
 }
@@ -59,7 +60,7 @@ export class TokenIssuer {
     const { kid, key } = await this.keys.signingKey(alg);
     const now = Math.floor(this.clock() / 1000);
     return signJwt(alg, key, { kid, typ: 'JWT' }, {
-      ...claimsFor(input.user, input.scopes),
+      ...claimsFor(input.user, input.scopes, this.issuer),
       auth_time: Math.floor(input.authTime / 1000),
       amr: input.amr.split(' '),
       ...(input.nonce ? { nonce: input.nonce } : {}),

@@ -127,6 +127,20 @@ it('brings stored addresses to Unicode NFC, leaving one whose NFC twin is someon
   ]);
 });
 
+it("keeps an account's picture as its path, whatever PUBLIC_URL it was uploaded under", async () => {
+  await migrateTo('2026-12-05T0000-second-steps-set-up-unproved');
+  const user = (id: string, profile_picture: string | null, created_at: number) => ({ id, email: `${id}@example.com`, username: id, password_hash: 'x', full_name: id, profile_picture, email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at, updated_at: 1 }) as const;
+  await db.insertInto('users').values([user('http', 'http://192.168.1.5:8080/avatars/abc.webp', 1), user('https', 'https://id.home.lan/avatars/def.webp', 2), user('none', null, 3), user('path', '/avatars/ghi.webp', 4)]).execute();
+
+  await migrateToLatest(db);
+  expect(await db.selectFrom('users').select(['id', 'profile_picture']).orderBy('created_at').execute()).toEqual([
+    { id: 'http', profile_picture: '/avatars/abc.webp' },
+    { id: 'https', profile_picture: '/avatars/def.webp' },
+    { id: 'none', profile_picture: null },
+    { id: 'path', profile_picture: '/avatars/ghi.webp' },
+  ]);
+});
+
 it('a migration that fails part-way leaves none of itself behind, and the next start runs it whole', async () => {
   await migrateToLatest(db);
   let killed = true;

@@ -42,6 +42,7 @@ describe('a real relying party (openid-client)', () => {
     const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
     expect(info).toMatchObject({ sub: claims.sub, email: f.user.email, email_verified: true, name: f.user.name, preferred_username: 'olivia' });
     expect(String(info.picture)).toMatch(new RegExp(`^${f.issuer}/avatars/`));
+    expect(claims.picture, 'the ID token names the same picture').toBe(info.picture);
 
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
