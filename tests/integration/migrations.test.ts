@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Migrator, sql, type Migration } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Database } from '../../server/db/database';
@@ -139,6 +142,27 @@ it("keeps an account's picture as its path, whatever PUBLIC_URL it was uploaded 
     { id: 'none', profile_picture: null },
     { id: 'path', profile_picture: '/avatars/ghi.webp' },
   ]);
+});
+
+it("restores a PostgreSQL backup from before an upgrade as the README says, and the next start brings it up to date", async () => {
+  if (!database.databaseUrl) return; // SQLite's backup is a file put in place of the database's
+  const url = database.databaseUrl;
+  const run = (command: string, args: string[]) => promisify(execFile)(command, args);
+  const user = (id: string, created_at: number) => ({ id, email: `${id}@example.com`, username: id, password_hash: 'x', full_name: id, email_verified: 1, avatar_verified: 0, verified: 0, is_admin: 0, created_at, updated_at: 1 }) as const;
+  await migrateTo('2026-12-03T0200-service-creation-keys');
+  await db.insertInto('users').values(user('before', 1)).execute();
+  const dump = path.join(database.dataDir, 'home-guard.dump');
+  await run('pg_dump', ['-Fc', '-f', dump, url]);
+  // The upgrade adds tables with foreign keys to users (authenticator_app_setups), and an account.
+  await migrateToLatest(db);
+  await db.insertInto('users').values(user('after', 2)).execute();
+  await db.destroy();
+
+  await run('psql', [url, '-q', '-c', 'DROP SCHEMA public CASCADE', '-c', 'CREATE SCHEMA public']);
+  await run('pg_restore', ['-d', url, dump]);
+  db = openDatabase({ databaseUrl: url, dataDir: database.dataDir }).db;
+  await migrateToLatest(db);
+  expect(await db.selectFrom('users').select('id').execute()).toEqual([{ id: 'before' }]);
 });
 
 it('a migration that fails part-way leaves none of itself behind, and the next start runs it whole', async () => {
