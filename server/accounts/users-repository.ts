@@ -160,6 +160,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
+/** True when the error is a foreign-key violation, in either dialect: a row written for an account deleted meanwhile. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
 /** True when the unique violation is the username's (users.username in SQLite's text, users_username in PostgreSQL's). */
 export const isUsernameTaken = (error: unknown) => isUniqueViolation(error) && /\busers[._]username\b/.test(String((error as { message?: unknown }).message));
 

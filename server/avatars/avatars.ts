@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { isForeignKeyViolation } from '../accounts/users-repository';
 import type { Database } from '../db/database';
+import { AppError } from '../errors';
 import { normaliseAvatar } from './avatar-image';
 
 /**
@@ -20,12 +22,16 @@ export class Avatars {
     const id = randomBytes(24).toString('base64url');
     const url = `/avatars/${id}.webp`;
     const now = this.clock();
-    await this.db.transaction().execute(async (tx) => {
+    const stored = this.db.transaction().execute(async (tx) => {
       // The user's row first: its lock makes uploads at once take turns on PostgreSQL. Otherwise,
       // under READ COMMITTED, each DELETE misses the other's uncommitted picture and both stay.
       await tx.updateTable('users').set({ profile_picture: url, avatar_verified: 1, updated_at: now }).where('id', '=', userId).execute();
       await tx.deleteFrom('avatars').where('user_id', '=', userId).execute();
       await tx.insertInto('avatars').values({ id, user_id: userId, content_type: contentType, bytes, created_at: now }).execute();
+    });
+    // An account deleted meanwhile by an administrator: its token no longer stands for anyone.
+    await stored.catch((error: unknown) => {
+      throw isForeignKeyViolation(error) ? AppError.invalidToken() : error;
     });
     return url;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OwnSession, RefreshResponse } from '../../contract/accounts';
 import type { ReusedToken } from '../../contract/audit';
+import { isForeignKeyViolation } from '../accounts/users-repository';
 import type { AuditLog } from '../audit/audit-log';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
@@ -52,7 +53,7 @@ export class UserSessionsService {
     const refresh = newSplitToken(now);
     const device = deviceInfoFromUserAgent(client.userAgent);
     const earlier = await this.sessions.recentDevices(userId, RECENT_SIGN_INS);
-    await this.sessions.insert(
+    const opened = this.sessions.insert(
       {
         id: sessionId,
         user_id: userId,
@@ -66,6 +67,10 @@ export class UserSessionsService {
       },
       refresh,
     );
+    // An account deleted by an administrator since its password was checked: no account, as an unknown one is answered.
+    await opened.catch((error: unknown) => {
+      throw isForeignKeyViolation(error) ? AppError.invalidCredentials() : error;
+    });
     const newDevice = earlier.length > 0 && !earlier.some((seen) => sameDevice(seen, device)) ? device : null;
     return { sessionId, newDevice, refresh: refresh.token, access: await this.accessTokens.issue({ userId, sessionId }) };
   }

@@ -82,6 +82,14 @@ describe('a malformed upload is refused with 400 and a sentence, storing nothing
     await nothingStored();
   });
 
+  it('of an account an administrator deleted meanwhile is refused as its token is, not with a 500', async () => {
+    const other = await registerAndLogin(t.app);
+    await t.db.deleteFrom('users').where('id', '=', user.id).execute();
+    await expect(t.app.services.avatars.replace(user.id, await pngOf(8, 8))).rejects.toMatchObject({ statusCode: 401, message: 'The token is invalid or has expired' });
+    expect(await t.db.selectFrom('avatars').select('id').execute()).toEqual([]);
+    expect((await upload(await pngOf(8, 8), other.access)).status, 'another account uploads as before').toBe(200);
+  });
+
   it('answers the image field sent as text, not as a file, with the spec\'s message', async () => {
     const answer = await sendRaw(`${partHead('image')}not a picture\r\n--${BOUNDARY}--\r\n`);
     expect([answer.statusCode, answer.json()]).toEqual([400, { error: 'Please select an image file.', field: 'image' }]);

@@ -40,3 +40,15 @@ it('a sign-in with the old password that was being checked while the password ch
   expect(open).toHaveLength(1); // the owner's own, kept by the change
   expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: owner.email, password: 'Changed-it1' } })).status).toBe(200);
 });
+
+it('a sign-in whose account an administrator deleted while its password was being checked is refused as an unknown account, not a 500', async () => {
+  const admin = await registerAndLogin(t.app);
+  const user = await registerAndLogin(t.app);
+  const { held, release } = holdSignInsAfterThePassword();
+  const signIn = call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+  await held;
+  vi.restoreAllMocks();
+  expect((await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}`, { token: admin.access })).status).toBe(200);
+  release();
+  expect(await signIn).toMatchObject({ status: 401, body: { error: 'Invalid email or password' } });
+});
