@@ -4,12 +4,13 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { BROKER_CONNECT_MESSAGE, type BrokerApi } from '../contract/broker';
 import { Broker, isBrokeredRequest } from './broker/broker';
+import { brokerCallEndpoint } from './broker/call-endpoint';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
 const broker = new Broker(self.location.origin);
 
-// Only the broker's verbs cross to the page: none of them returns a token.
+// Only the broker's verbs cross to the page (brokerCallEndpoint): none of them returns a token.
 const api: BrokerApi = {
   init: (traits) => broker.init(traits),
   snapshot: () => broker.snapshot(),
@@ -19,6 +20,7 @@ const api: BrokerApi = {
   remove: (accountId) => broker.remove(accountId),
   updateAccount: (accountId, changes) => broker.updateAccount(accountId, changes),
 };
+const BROKER_VERBS = Object.keys(api);
 
 // Bearer tokens for first-party API calls. Registered before the precache routes so it wins.
 // Never on a navigation or a no-cors request: the app makes none to the API, and one may come
@@ -53,7 +55,12 @@ registerRoute(
 
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string } | undefined;
-  if (data?.type === BROKER_CONNECT_MESSAGE && event.ports[0]) Comlink.expose(api, event.ports[0]);
+  if (data?.type === BROKER_CONNECT_MESSAGE && event.ports[0]) {
+    // A port's messages do not keep a worker running: idle for 30 s, Chrome stopped it mid-call (a
+    // sign-in whose answer was then lost). This event does, until the channel's call is answered.
+    const port = event.ports[0];
+    event.waitUntil(new Promise<void>((answered) => Comlink.expose(api, brokerCallEndpoint(port, BROKER_VERBS, answered))));
+  }
   // A new version waits until the person accepts the "reload to update" prompt.
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
 });

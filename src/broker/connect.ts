@@ -12,9 +12,9 @@ export type BrokerConnection = {
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 };
 
-// A stopped worker leaves a Comlink port hanging without an answer or an error. After this long
-// without an answer the worker is asked whether it still runs; one that answers that is at work
-// (a sign-in waiting on a busy server), and the call is left to finish, never sent twice.
+// A worker that stopped (replaced, or killed) leaves a Comlink port hanging without an answer or
+// an error. After this long without an answer the worker is asked whether it still runs; one that
+// answers that is at work (a sign-in waiting on a busy server), and the call is left to finish.
 const CALL_TIMEOUT_MS = 8_000;
 const PING_TIMEOUT_MS = 2_000;
 // How long to wait for the worker to claim a freshly loaded page before running the broker here.
@@ -59,29 +59,32 @@ async function answerWhileAlive<T>(pending: Promise<T>, ping: () => Promise<unkn
   }
 }
 
-/** A Comlink proxy to the worker's broker that reconnects when the worker was replaced or stopped. */
+/**
+ * The worker's broker, over a channel of its own for each call. Posting the channel wakes a
+ * worker the browser stopped while idle (after 30 s), and the worker keeps running until it has
+ * answered; a channel kept from call to call reached a stopped worker's dead port, and every
+ * call after an idle half minute hung until the timeouts above ran out (10 s).
+ */
 function workerApi(): BrokerApi {
-  let remote: Comlink.Remote<BrokerApi> | undefined;
-  const connect = () => {
+  const open = () => {
     const worker = navigator.serviceWorker.controller;
     if (!worker) throw new Error('No database connection available.');
     const { port1, port2 } = new MessageChannel();
     worker.postMessage({ type: BROKER_CONNECT_MESSAGE }, [port2]);
-    remote = Comlink.wrap<BrokerApi>(port1);
-    return remote;
+    return { remote: Comlink.wrap<BrokerApi>(port1), close: () => port1.close() };
   };
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    remote = undefined;
-  });
   const call = async <K extends keyof BrokerApi>(verb: K, args: Parameters<BrokerApi[K]>): Promise<Awaited<ReturnType<BrokerApi[K]>>> => {
     for (let attempt = 0; ; attempt++) {
-      const target = remote ?? connect();
-      const method = target[verb] as unknown as (...a: unknown[]) => Promise<Awaited<ReturnType<BrokerApi[K]>>>;
+      const { remote, close } = open();
+      const method = remote[verb] as unknown as (...a: unknown[]) => Promise<Awaited<ReturnType<BrokerApi[K]>>>;
       try {
-        return await answerWhileAlive(method(...args), () => target.snapshot());
+        return await answerWhileAlive(method(...args), () => remote.snapshot());
       } catch (error) {
-        if (!(error instanceof BrokerGone) || attempt > 0) throw error;
-        remote = undefined; // reconnect over a new channel, to the worker that runs now
+        // Once more, to the worker that runs now: every verb but signIn is safe to send again. A
+        // sign-in may have reached the server: sent again, its two-step code was refused as used.
+        if (!(error instanceof BrokerGone) || attempt > 0 || verb === 'signIn') throw error;
+      } finally {
+        close();
       }
     }
   };
