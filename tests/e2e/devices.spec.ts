@@ -73,6 +73,29 @@ test('a person signs out every other device at once, and only this one stays sig
   await expect(card.getByText('This device')).toBeVisible();
 });
 
+test("a page follows an account switch made in another tab: it shows the new account's own devices, not the old one's under the new name", async ({ page, context }) => {
+  const first = await verifiedPerson('tab-first');
+  const second = await verifiedPerson('tab-second');
+  // The first has two sign-ins more elsewhere: its list is longer than the second's.
+  await login(first);
+  await login(first);
+  await signInToHome(page, second);
+  await addAccount(page, first);
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Devices' }) });
+  await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(3);
+
+  // Another tab of this browser is asked by a service to sign in as the second account.
+  const service = await createService(E2E_ADMIN, { name: 'Hinted', redirect_uris: ['http://127.0.0.1:9/callback'] });
+  const other = await context.newPage();
+  await other.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: 'http://127.0.0.1:9/callback', response_type: 'code', scope: 'openid', state: 'hint', login_hint: second.email })}`);
+  await expect(other.getByText(second.email)).toBeVisible();
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByRole('menu')).toContainText(second.email);
+  await page.keyboard.press('Escape');
+  await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(1);
+});
+
 test('signing in again as an account this device already holds ends its earlier session: no phantom device is left', async ({ page }) => {
   const person = await verifiedPerson('again');
   await signInToHome(page, person);

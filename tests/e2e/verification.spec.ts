@@ -74,6 +74,13 @@ test('a new account verifies its email by SMTP and a picture, then lands on the 
   await expect(page.getByRole('heading', { name: 'Add a profile picture' })).toBeVisible();
   await expectProgress(page, 50);
   await checkScreen(page, 'verify-avatar');
+  // On a phone both buttons say all of their label (side by side they read "Choose a pict").
+  await page.setViewportSize({ width: 375, height: 740 });
+  for (const name of ['Choose a picture', 'Use the camera']) {
+    const label = page.getByRole('button', { name }).locator('.mantine-Button-label');
+    expect(await label.evaluate((element) => element.scrollWidth - element.clientWidth), name).toBe(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   const picture = path.join(mkdtempSync(path.join(os.tmpdir(), 'hg-pic-')), 'me.png');
   writeFileSync(picture, await avatarPng('#e8590c'));
@@ -126,6 +133,15 @@ test('a wrong code and an early resend are explained', async ({ page }) => {
   // Refused, the code is cleared and typing goes on in its first digit.
   await expect(page.getByLabel('Verification code').first()).toBeFocused();
   await checkScreen(page, 'verify-code-wrong');
+  // On the narrowest phones the six boxes narrow to fit the card: none reaches past its edge.
+  for (const width of [320, 375]) {
+    await page.setViewportSize({ width, height: 740 });
+    const card = (await page.locator('.mantine-Paper-root').first().boundingBox())!;
+    const boxes = await page.getByLabel('Verification code').evaluateAll((inputs) => inputs.map((input) => input.getBoundingClientRect()).map(({ left, right }) => ({ left, right })));
+    expect(boxes, `${width} px`).toHaveLength(6);
+    for (const box of boxes) expect(box.left >= card.x && box.right <= card.x + card.width, `${width} px: ${JSON.stringify(box)} in ${JSON.stringify(card)}`).toBe(true);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Send a new code' }).click();
   await expect(page.getByRole('alert')).toHaveText('A code was sent a moment ago; wait a minute before asking for another');
 });

@@ -35,7 +35,7 @@ function AccountMenu() {
         <Menu.Item leftSection={<SwitchIcon size={16} />} onClick={() => void session.chooseAnotherAccount()}>
           Switch account
         </Menu.Item>
-        <Menu.Item color="red" leftSection={signingOut.busy ? <Loader size={16} color="red" /> : <LogoutIcon size={16} />} closeMenuOnClick={false} disabled={signingOut.busy} onClick={signingOut.signOut}>
+        <Menu.Item color="red.9" leftSection={signingOut.busy ? <Loader size={16} color="red.9" /> : <LogoutIcon size={16} />} closeMenuOnClick={false} disabled={signingOut.busy} onClick={signingOut.signOut}>
           Sign Out
         </Menu.Item>
         {signingOut.outcome && (
@@ -51,7 +51,7 @@ function AccountMenu() {
 /** Sidebar on wide screens, a tab strip on narrow ones (spec §2). */
 export function MainShell() {
   const session = useSession();
-  const { profile } = useSnapshot(session.state);
+  const { profile, activeAccount } = useSnapshot(session.state);
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const wide = useMediaQuery('(min-width: 48em)', true);
@@ -116,7 +116,11 @@ export function MainShell() {
           </Tabs>
         )}
         <InShell.Provider value={true}>
-          <Outlet />
+          {/* A page belongs to the account it was opened for. Another tab may switch the active
+              account under it (a service's login_hint): the page starts over as the new one's,
+              rather than listing the old one's devices under the new name, its buttons acting
+              for the new one. */}
+          <Outlet key={activeAccount?.accountId} />
         </InShell.Provider>
       </AppShell.Main>
     </AppShell>

@@ -1,4 +1,4 @@
-import { Button, Center, FileButton, Group, Stack } from '@mantine/core';
+import { Button, Center, FileButton, SimpleGrid, Stack } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { AVATAR_FIELD, verificationStatusSchema } from '../../../contract/verification';
@@ -55,7 +55,8 @@ export function AvatarStepPage() {
         <Center>
           <AccountAvatar src={preview} name={profile?.full_name ?? ''} size={128} radius={128} />
         </Center>
-        <Group grow>
+        {/* Side by side where both labels fit whole; on a phone one above the other. */}
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <FileButton onChange={choose} accept="image/*">
             {(props) => (
               <Button variant="default" {...props}>
@@ -66,7 +67,7 @@ export function AvatarStepPage() {
           <Button variant="default" onClick={() => setCamera(true)}>
             Use the camera
           </Button>
-        </Group>
+        </SimpleGrid>
         <Button onClick={() => void upload()} disabled={!file} loading={uploading.busy} size="md">
           Next
         </Button>

@@ -7,6 +7,9 @@ import { ApiError } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
+
+// Six large boxes are 360 px wide, more than a phone's card holds: they narrow to fit it, no wider than large.
+const SHRINKING_PINS = { root: { flexWrap: 'nowrap', width: '100%', justifyContent: 'center' }, pinInput: { flex: '0 1 var(--pin-input-size)', minWidth: 0 }, input: { width: '100%' } } as const;
 import { VerifyFrame } from './VerifyFrame';
 
 /** The code from the mail; the right one moves the flow on by itself (the profile changes). */
@@ -57,7 +60,7 @@ export function OtpPage() {
         <Stack gap="md">
           <OutcomeAlert outcome={action.outcome} />
           <Group justify="center" ref={pins}>
-            <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" ariaLabel="Verification code" autoFocus />
+            <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" gap="xs" styles={SHRINKING_PINS} ariaLabel="Verification code" autoFocus />
           </Group>
           <Button type="submit" disabled={code.length !== OTP_LENGTH} loading={action.busy} size="md">
             Verify
