@@ -105,6 +105,16 @@ describe('userinfo refusals carry their challenge (RFC 6750 §3), which browser 
   });
 });
 
+describe('an unknown or disabled service at the authorization endpoint', () => {
+  it('is shown to the person with 400, not a 401 the app takes for its own token refused', async () => {
+    const unknown = await oidcJson(f.issuer, 'GET', `/api/v1/oauth/authorize?client_id=nope&redirect_uri=${encodeURIComponent(CALLBACK)}&response_type=code&scope=openid`);
+    expect(unknown).toMatchObject({ status: 400, body: { error: 'invalid_client', error_description: 'Unknown client' } });
+    expect(unknown.body.redirect_to).toBeUndefined();
+    await oidcJson(f.issuer, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, { is_active: false }, f.adminToken);
+    expect(await code()).toMatchObject({ status: 400, body: { error: 'invalid_client', error_description: 'This service is disabled' } });
+  });
+});
+
 describe('introspection without a token (RFC 7662 §2.1: token is required)', () => {
   it('is invalid_request, as revocation answers it, not an inactive token', async () => {
     for (const path of ['/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {

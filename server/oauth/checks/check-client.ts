@@ -1,10 +1,14 @@
 import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
 
-/** The service named by client_id must exist and be enabled. */
+/**
+ * The service named by client_id must exist and be enabled. Shown to the person (RFC 6749
+ * §4.1.2.1), with 400: a 401 at the code request reads as the app's own token refused, which the
+ * worker then refreshed, and sent the request again.
+ */
 export function checkClientUsable(service: ApiServiceRow | undefined, clientId: string | undefined): ApiServiceRow {
   if (!clientId) throw new OAuthError('invalid_request', 'client_id is missing');
-  if (!service) throw new OAuthError('invalid_client', 'Unknown client', 401);
-  if (service.is_active !== 1) throw new OAuthError('invalid_client', 'This service is disabled', 401);
+  if (!service) throw new OAuthError('invalid_client', 'Unknown client', 400);
+  if (service.is_active !== 1) throw new OAuthError('invalid_client', 'This service is disabled', 400);
   return service;
 }
