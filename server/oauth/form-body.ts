@@ -4,8 +4,8 @@ import { OAuthError } from './oauth-error';
 /**
  * application/x-www-form-urlencoded bodies as a plain object. A parameter without a value is
  * left out, as if not sent; a repeated one becomes a list. An endpoint's schema refuses a list
- * for a parameter it reads (RFC 6749 §3.1, §3.2), answered as such by the OAuth error handler; one it does not
- * know is ignored however often it comes (RFC 8707's `resource` may be repeated).
+ * for a parameter it reads (RFC 6749 §3.1, §3.2), which the OAuth error handler words as a
+ * repeat; one it does not know is ignored however often it comes (RFC 8707's `resource` may be).
  */
 export function installFormBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -20,4 +20,3 @@ export function installFormBodyParser(app: FastifyInstance): void {
     done(null, result);
   });
 }
-
