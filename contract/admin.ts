@@ -24,6 +24,8 @@ export const adminUserDetailSchema = adminUserSchema.extend({
   /** Whether signing in asks for an authenticator app's code. */
   two_step_enabled: z.boolean(),
   groups: z.array(z.string()),
+  /** The edit form's fields as they are now, as a fingerprint: sent back with the edit (see adminUserUpdateSchema). */
+  edit_version: z.string(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
@@ -46,6 +48,9 @@ export const adminUserStatusSchema = z.object({ disabled: z.boolean() });
 /** PUT /api/v1/admin/users/{id}/password: signs the user out of Home Guard everywhere. */
 export const adminUserPasswordSchema = z.object({ password: newPasswordField });
 
+/** The 409 of an edit whose edit_version is no longer the account's. */
+export const CHANGED_MEANWHILE = 'Another administrator changed this account since you opened it: reload it to see their changes, then edit again';
+
 /** PUT /api/v1/admin/users/{id} */
 export const adminUserUpdateSchema = z.object({
   full_name: requiredText('Full Name'),
@@ -59,6 +64,11 @@ export const adminUserUpdateSchema = z.object({
   groups: groupsField.optional(),
   /** An administrator changing their own email proves it is them, as Personal Info asks (ASVS 3.7.1). */
   current_password: currentPasswordField.optional(),
+  /**
+   * The detail's edit_version the form was filled from: the edit is refused (409) if another
+   * administrator changed those fields since, rather than putting back what they changed.
+   */
+  edit_version: z.string().max(64).optional(),
 });
 
 const date = z.string();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
@@ -25,6 +26,13 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   disabled_at: isoOrNull(row.disabled_at),
 });
 
+/**
+ * The fields the edit form shows, fingerprinted. Not updated_at: a sign-in, a new picture or a
+ * password the person set would then refuse an administrator's edit that changes none of those.
+ */
+const editVersion = (row: UserRow) =>
+  createHash('sha256').update(JSON.stringify([row.full_name, row.email, row.username, row.phone_number, row.is_admin, readGroups(row.groups)])).digest('base64url').slice(0, 22);
+
 const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   ...toAdminUser(row),
   username: row.username,
@@ -34,6 +42,7 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   verified: row.verified === 1,
   two_step_enabled: twoStepEnabled,
   groups: readGroups(row.groups),
+  edit_version: editVersion(row),
 });
 
 /**
@@ -96,6 +105,7 @@ export class UsersAdmin {
   async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated, ownPasswordProved = false): Promise<AdminUserDetail> {
     const before = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
+      if (input.edit_version !== undefined && input.edit_version !== editVersion(current)) throw AppError.changedMeanwhile();
       if (current.is_admin === 1 && !input.is_admin) refuseIfLastAdmin(enabledAdmins, id);
       const email = normaliseEmail(input.email);
       const emailChanged = email !== current.email;

@@ -196,6 +196,35 @@ test('going back to a user deleted meanwhile says so, not the user last on scree
   await expect(page.getByText('No users found.')).toBeHidden();
 });
 
+test("an edit saved from a form opened before another administrator's edit is refused, and says so, undoing nothing", async ({ page }) => {
+  const person = newPerson('edited');
+  await register(person);
+  await page.goto('/auth/login?from=%2Fadmin%2Fusers');
+  await signIn(page, E2E_ADMIN);
+  await page.getByRole('link', { name: person.name }).click();
+  const userId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByLabel('Name', { exact: true }).fill(`${person.name} Jr`);
+
+  // Meanwhile another administrator gives the account another email.
+  const { access } = await login(E2E_ADMIN);
+  const headers = { authorization: `Bearer ${access}`, 'content-type': 'application/json' };
+  const moved = { full_name: person.name, email: `moved.${person.email}`, is_admin: false };
+  expect((await fetch(`${E2E_URL}/api/v1/admin/users/${userId}`, { method: 'PUT', headers, body: JSON.stringify(moved) })).status).toBe(200);
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText('Another administrator changed this account since you opened it');
+  const now = await (await fetch(`${E2E_URL}/api/v1/admin/users/${userId}`, { headers })).json();
+  expect(now).toMatchObject({ full_name: person.name, email: moved.email });
+  await checkScreen(page, 'admin-user-edit-changed-meanwhile');
+  // Reloaded, as it says, the form shows their change, and saves.
+  await page.reload();
+  await expect(page.getByLabel('Email')).toHaveValue(moved.email);
+  await page.getByLabel('Name', { exact: true }).fill(`${person.name} Jr`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: `${person.name} Jr` })).toBeVisible();
+});
+
 test('a non-admin is kept out of every admin path and API', async ({ page }) => {
   const person = await verifiedPerson('outsider');
   await signInToHome(page, person);

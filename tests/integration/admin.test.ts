@@ -32,6 +32,25 @@ async function atOnce<T>(send: () => Array<Promise<T>>): Promise<T[]> {
 }
 
 describe('users (admin)', () => {
+  it("refuses an edit made from a form read before another administrator's edit, which it would undo", async () => {
+    const api = as(admin.access);
+    const bob = (await api.post('/api/v1/admin/users', { full_name: 'Bob', email: 'bob@example.com', password: 'Builder123', is_admin: true })).body;
+    const opened = (await api.get(`/api/v1/admin/users/${bob.id}`)).body;
+    // Bob signing in, or uploading a picture, changes nothing the form shows: the form is still good.
+    await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'bob@example.com', password: 'Builder123' } });
+    expect((await api.get(`/api/v1/admin/users/${bob.id}`)).body.edit_version).toBe(opened.edit_version);
+
+    const form = { full_name: opened.full_name, email: opened.email, is_admin: opened.is_admin, edit_version: opened.edit_version };
+    expect((await api.put(`/api/v1/admin/users/${bob.id}`, { ...form, email: 'robert@example.com', is_admin: false })).status).toBe(200);
+    const late = await api.put(`/api/v1/admin/users/${bob.id}`, { ...form, full_name: 'Bobby' });
+    expect([late.status, late.body.error]).toEqual([409, 'Another administrator changed this account since you opened it: reload it to see their changes, then edit again']);
+    expect((await api.get(`/api/v1/admin/users/${bob.id}`)).body).toMatchObject({ full_name: 'Bob', email: 'robert@example.com', is_admin: false });
+    // Read again, the form is good; a script that sends no version edits as before.
+    const reread = (await api.get(`/api/v1/admin/users/${bob.id}`)).body;
+    expect((await api.put(`/api/v1/admin/users/${bob.id}`, { full_name: 'Bobby', email: reread.email, is_admin: false, edit_version: reread.edit_version })).status).toBe(200);
+    expect((await api.put(`/api/v1/admin/users/${bob.id}`, { full_name: 'Rob', email: reread.email, is_admin: false })).body.full_name).toBe('Rob');
+  });
+
   it('lists, searches, creates, edits and deletes users', async () => {
     const api = as(admin.access);
     t.advance(1000);

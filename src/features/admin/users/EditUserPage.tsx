@@ -3,8 +3,9 @@ import { Button, Group, Paper, PasswordInput, Stack, Switch, TextInput } from '@
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
-import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contract/admin';
+import { adminUserDetailSchema, CHANGED_MEANWHILE, type AdminUserDetail } from '../../../../contract/admin';
 import { callApi } from '../../../api/client';
+import { ApiError } from '../../../api/errors';
 import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { useFormDraft } from '../../../app/form-draft';
@@ -28,14 +29,19 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
   const self = user.id === session.state.profile?.id;
-  const draft = useFormDraft(`user-edit-${user.id}`, { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', ') });
+  // The edit version goes with the draft: restored, the form is still the one read then.
+  const draft = useFormDraft(`user-edit-${user.id}`, { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', '), edit_version: user.edit_version });
   const [form, fields] = useSchemaForm({
     id: `edit-user-${user.id}`,
     defaultValue: draft.defaults,
     schema: editUserFormSchema,
     onValid: (value) =>
       saving.run(async () => {
-        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...value, phone_number: value.phone_number ?? null });
+        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...value, phone_number: value.phone_number ?? null }).catch((error: unknown) => {
+          // The draft holds the old edit version: kept, a reload would restore it, and be refused again.
+          if (error instanceof ApiError && error.text.includes(CHANGED_MEANWHILE)) draft.clear();
+          throw error;
+        });
         draft.clear();
         // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
         // (no longer an administrator: out of the admin area; a new email: verification).
@@ -57,6 +63,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
       <Paper withBorder radius="md" p="lg" maw={560}>
         <Stack gap="sm">
           <OutcomeAlert outcome={saving.outcome} />
+          <input {...getInputProps(fields.edit_version, { type: 'hidden' })} key={fields.edit_version.key} />
           <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
           <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again" error={fields.email.errors?.[0]} />
           {ownEmailChanging && (
