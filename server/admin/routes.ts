@@ -15,6 +15,7 @@ import {
 import { emptyBodySchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { listQuerySchema } from '../../contract/services';
+import { requestSource } from '../audit/audit-log';
 import type { PasswordChange } from '../mail/password-changed-mail';
 import type { Services } from '../services';
 import { changedAccountFields } from './users-admin';
@@ -65,10 +66,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return turnedOff ? recorded(request, { kind: 'two-step-off', userId: user.id }, user) : user;
   });
   app.delete('/api/v1/admin/users/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    const user = await usersAdmin.get(request.params.id);
-    await usersAdmin.delete(request.params.id, request.auth!);
-    // The log outlives the account: this line keeps who it was.
-    return recorded(request, { kind: 'account-deleted', userId: user.id, detail: `${user.full_name} <${user.email}>` }, {});
+    // The log outlives the account: its line keeps who it was, so it is written in the delete's
+    // commit. Written after it, a failure between the two left no trace of the account at all.
+    await usersAdmin.delete(request.params.id, request.auth!, (tx, user) =>
+      audit.record({ kind: 'account-deleted', userId: user.id, detail: `${user.full_name} <${user.email}>` }, requestSource(request), tx),
+    );
+    return {};
   });
 
   app.get('/api/v1/admin/user-sessions', { ...admin, schema: { querystring: pageQuerySchema, response: { 200: pagedSchema(userSessionSchema), ...errors } } }, async (request) =>

@@ -186,12 +186,13 @@ export class UsersAdmin {
    * Deletes a user with everything of theirs: sessions, service sessions, codes, picture. Not
    * one's own account: a session taken over would otherwise end it without its password.
    */
-  async delete(id: string, by: Authenticated): Promise<void> {
+  async delete(id: string, by: Authenticated, alongside?: (tx: Database, deleted: UserRow) => Promise<void>): Promise<void> {
     await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (id === by.userId) throw AppError.cannotDeleteSelf();
       if (current.is_admin === 1) refuseIfLastAdmin(enabledAdmins, id);
       await tx.deleteFrom('users').where('id', '=', id).execute();
+      await alongside?.(tx, current);
     });
   }
 

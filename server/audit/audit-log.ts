@@ -39,7 +39,8 @@ export class AuditLog {
     private readonly clock: () => number,
   ) {}
 
-  async record(event: AuditRecord, source: AuditSource): Promise<void> {
+  /** Writes the event; `db`, a transaction of the caller's, makes it part of the change it records. */
+  async record(event: AuditRecord, source: AuditSource, db: Database = this.db): Promise<void> {
     const at = this.clock();
     const row: AuditEventRow = {
       id: timeOrderedUuid(at),
@@ -52,7 +53,7 @@ export class AuditLog {
       device_info: source.client ? deviceInfoFromUserAgent(source.client.userAgent) : null,
       detail: event.detail ?? null,
     };
-    await insertEvent(this.db, rowValues(row, EVENT_COLUMNS));
+    await insertEvent(db, rowValues(row, EVENT_COLUMNS));
   }
 
   /** Records what a request did, as its signed-in account from its address, then answers `answer`: a route's last line. */

@@ -32,6 +32,17 @@ async function atOnce<T>(send: () => Array<Promise<T>>): Promise<T[]> {
 }
 
 describe('users (admin)', () => {
+  it('deletes an account and writes the audit line that keeps who it was in one commit', async () => {
+    const bob = await registerAndLogin(t.app, { full_name: 'Bob Gone' });
+    const by = await t.app.services.sessions.authenticate(admin.access);
+    // The line cannot be written (the database refuses, the process dies): the account stays.
+    await expect(t.app.services.usersAdmin.delete(bob.id, by, async () => Promise.reject(new Error('audit line lost')))).rejects.toThrow('audit line lost');
+    expect((await as(admin.access).get(`/api/v1/admin/users/${bob.id}`)).status).toBe(200);
+    expect((await as(admin.access).delete(`/api/v1/admin/users/${bob.id}`)).status).toBe(200);
+    const lines = await t.db.selectFrom('audit_events').select(['kind', 'detail']).where('user_id', '=', bob.id).where('kind', '=', 'account-deleted').execute();
+    expect(lines).toEqual([{ kind: 'account-deleted', detail: `Bob Gone <${bob.email}>` }]);
+  });
+
   it("refuses an edit made from a form read before another administrator's edit, which it would undo", async () => {
     const api = as(admin.access);
     const bob = (await api.post('/api/v1/admin/users', { full_name: 'Bob', email: 'bob@example.com', password: 'Builder123', is_admin: true })).body;
