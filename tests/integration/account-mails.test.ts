@@ -75,6 +75,16 @@ describe('password reset by mail', () => {
     expect(smtp.mails.filter((mail) => mail.to.includes('nobody@example.com'))).toEqual([]);
   });
 
+  it('does nothing for a known address before its answer has gone, so the time tells nothing either', async () => {
+    const user = await registerAndLogin(t.app);
+    const linkRows = () => t.db.selectFrom('password_resets').select('user_id').where('user_id', '=', user.id).execute();
+    await t.app.services.passwordResets.request(user.email, '192.0.2.1');
+    expect(await linkRows(), 'no work begun by the time the request is answered').toEqual([]);
+    await t.app.services.background.drain();
+    expect(await linkRows()).toHaveLength(1);
+    await tokenMailedTo(user.email);
+  });
+
   it('lets only the newest link work, for 30 minutes', async () => {
     const user = await registerAndLogin(t.app);
     await ask(user.email);
