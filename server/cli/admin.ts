@@ -19,12 +19,15 @@ const USAGE = `Usage:
   npm run admin -- create --email EMAIL --name "FULL NAME" [--phone PHONE]
   npm run admin -- reset-password --email EMAIL
   npm run admin -- turn-off-two-step --email EMAIL
-  npm run admin -- rotate-keys
+  npm run admin -- rotate-keys [--now]
   npm run admin -- backup --to FILE
 
 rotate-keys publishes new signing keys at once and signs with them six minutes later, when
 every cached copy of the key set has them; the old ones stay published until the tokens they
-signed have expired (ACCESS_TOKEN_TTL plus a day), so nobody is signed out.
+signed have expired (ACCESS_TOKEN_TTL plus a day), so nobody is signed out. With --now, for
+keys that may have leaked (a copy of the database gone astray): the new keys sign at once and
+the old ones are deleted, so nothing they signed is accepted any more; services' sign-ins end
+with their ID tokens, and the app refreshes its own tokens unnoticed.
 turn-off-two-step lets someone who lost their authenticator app sign in with the password
 alone (administrators can also do it on the user's Edit page).
 backup copies the SQLite database consistently while the server runs (for PostgreSQL use
@@ -38,7 +41,7 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   create: ['email', 'name', 'phone'],
   'reset-password': ['email'],
   'turn-off-two-step': ['email'],
-  'rotate-keys': [],
+  'rotate-keys': ['now'],
   backup: ['to'],
 };
 
@@ -55,12 +58,12 @@ async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' }, to: { type: 'string' }, now: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, ...extra] = positionals;
   if (values.help || !command) return USAGE;
   checkCommandLine(command, extra, Object.keys(values));
-  if (command === 'rotate-keys') return rotateKeys(await existingDatabase());
+  if (command === 'rotate-keys') return values.now ? replaceKeys(await existingDatabase()) : rotateKeys(await existingDatabase());
   if (command === 'backup') return backup(values.to);
   if (command === 'turn-off-two-step') {
     const { email } = parsed(resetArgs, values);
@@ -151,6 +154,13 @@ function rotateKeys(config: Config): Promise<string> {
       signsFrom = rotated.signsFrom;
     }
     return `new signing keys: ${kids.join(', ')}, published now, signing from ${new Date(signsFrom).toISOString()}; the old ones stay published for ${keepSeconds} s after that`;
+  });
+}
+
+function replaceKeys(config: Config): Promise<string> {
+  return withServices(config, async (services) => {
+    const made = await services.keys.replaceAll();
+    return `new signing keys: ${made.map(({ alg, kid }) => `${alg} ${kid}`).join(', ')}, signing now; the old ones are deleted, and nothing they signed is accepted (a running server drops them within a minute)`;
   });
 }
 

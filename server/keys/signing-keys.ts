@@ -136,6 +136,27 @@ export class SigningKeys {
     return { kid, alg, private_jwk: JSON.stringify(privateJwk), public_jwk: JSON.stringify(publicJwk), created_at: this.clock(), retired_at: null, expires_at: null };
   }
 
+  /**
+   * For keys that may have leaked (a database copy gone astray): a new key for each algorithm
+   * signs at once, and every other key is deleted, private half and all. What they signed stops
+   * verifying: first-party access tokens (the app refreshes them with its opaque refresh token),
+   * ID tokens and their hints. Other replicas follow within RELOAD_AFTER_MS, or at once for a
+   * token signed by a new kid; relying parties fetch the JWKS again on meeting one.
+   */
+  async replaceAll(): Promise<Array<{ alg: SigningAlg; kid: string }>> {
+    const made: Array<Awaited<ReturnType<SigningKeys['make']>>> = [];
+    for (const alg of SIGNING_ALGS) made.push(await this.make(alg));
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('signing_keys').execute();
+      await tx.insertInto('signing_keys').values(made).execute();
+    });
+    this.candidates.clear();
+    this.publicKeys.clear();
+    this.hintKeys.clear();
+    await this.load();
+    return made.map(({ alg, kid }) => ({ alg: alg as SigningAlg, kid }));
+  }
+
   /** The key of `alg` that is not retiring (there is one at most). */
   private currentRow(alg: SigningAlg) {
     return this.db.selectFrom('signing_keys').select('kid').where('alg', '=', alg).where('retired_at', 'is', null).executeTakeFirst();

@@ -143,6 +143,15 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     server = await startServerProcess({ ...serverEnv(), PORT: new URL(server.url).port });
     expect((await httpJson(`${server.url}/.well-known/jwks.json`)).body.keys).toHaveLength(4);
     expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: second.body.access })).status).toBe(200);
+
+    // Keys that may have leaked: replaced at once, and what they signed is refused.
+    const replace = runTs('server/cli/admin.ts', ['rotate-keys', '--now'], serverEnv());
+    expect(await replace.exited, replace.stderr()).toBe(0);
+    expect(replace.stdout()).toMatch(/new signing keys: ES256 .+, RS256 .+, signing now; the old ones are deleted/);
+    await server.stop();
+    server = await startServerProcess({ ...serverEnv(), PORT: new URL(server.url).port });
+    expect((await httpJson(`${server.url}/.well-known/jwks.json`)).body.keys).toHaveLength(2);
+    expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: second.body.access })).status).toBe(401);
   });
 });
 

@@ -53,6 +53,22 @@ it('rotation publishes a new key first, signs with it once every cached key set 
   await replica.close();
 });
 
+it('replaced at once, for keys that may have leaked: the old ones verify nothing more, and the app goes on with a refresh', async () => {
+  const user = await registerAndLogin(t.app);
+  const before = await jwks();
+  const made = await t.app.services.keys.replaceAll();
+  const after = await jwks();
+  expect(after.sort()).toEqual(made.map(({ kid }) => kid).sort());
+  expect(after.filter((kid) => before.includes(kid))).toEqual([]);
+  expect(await t.db.selectFrom('signing_keys').select('kid').execute(), 'the private halves are gone').toHaveLength(2);
+  // A token signed by an old key (one forged with a leaked copy) is refused at once.
+  expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(401);
+  const refreshed = await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh });
+  expect(refreshed.status).toBe(200);
+  expect(decodeProtectedHeader(refreshed.body.access).kid).toBe(made.find(({ alg }) => alg === 'ES256')!.kid);
+  expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: refreshed.body.access })).status).toBe(200);
+});
+
 it('reloads keys for an unknown kid at most once a second, so made-up kids cannot drive database reads', async () => {
   let now = Date.now();
   let queries = 0;
