@@ -1,4 +1,4 @@
-import { createTheme, darken, Modal, ModalHeader, type CSSVariablesResolver, type ModalHeaderProps } from '@mantine/core';
+import { createTheme, darken, Modal, ModalHeader, PasswordInput, type CSSVariablesResolver, type ModalHeaderProps } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -17,6 +17,8 @@ export const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     // `component` is passed on to the header's element, though ModalHeader's props do not list it.
     ModalHeader: ModalHeader.extend({ defaultProps: { component: 'div' } as Partial<ModalHeaderProps> }),
+    // Showing the password is for everyone: Mantine leaves the eye out of the Tab order (WCAG 2.1.1).
+    PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleFocusable: true } }),
   },
 });
 

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { accessibilityViolations } from './support/accessibility';
+import { verifiedPerson } from './support/api';
 
 // Every checkScreen() in the other specs passes only if axe finds nothing: this shows that it
 // does find things, so those passes are not those of a check that runs no rules.
@@ -13,4 +14,36 @@ test('the accessibility check names what it finds: low contrast, a nameless butt
 
   await page.setContent(`<!doctype html><html lang="en"><head><title>Check</title></head><body><main><h1>Fine</h1><p>Dark text</p><button>Named</button></main></body></html>`);
   expect(await accessibilityViolations(page)).toEqual([]);
+});
+
+test('from the keyboard: a page change puts the focus on the new page, the password can be shown, and the phone tab strip moves without opening pages', async ({ page }) => {
+  const person = await verifiedPerson('keys');
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  // The link goes with its page: the focus went to <body>, and a screen reader said nothing.
+  await page.getByRole('link', { name: 'Register' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Sign Up', level: 1 })).toBeFocused();
+  await page.goBack();
+
+  // Mantine leaves the eye that shows the password out of the Tab order.
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.keyboard.press('Tab');
+  const eye = page.getByRole('button', { name: 'Toggle password visibility' });
+  await expect(eye).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+
+  // On a phone the pages are a tab strip: the arrow keys move along it, Enter opens one.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const strip = page.getByRole('navigation', { name: 'Main navigation' });
+  await strip.getByRole('tab', { name: 'Home' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(strip.getByRole('tab', { name: 'Personal Info' })).toBeFocused();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Personal Info', level: 1 })).toBeVisible();
 });

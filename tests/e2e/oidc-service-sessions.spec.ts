@@ -18,7 +18,8 @@ const createService = (fields: Record<string, unknown> = {}) => createServiceThr
 
 test('a service session appears in the admin area with its service, user and IP; revoking it kills its tokens', async ({ page, browser }) => {
   const serviceName = `Immich ${Date.now().toString(36)}`;
-  const service = await createService({ name: serviceName });
+  // With an icon, which the admin's lists show beside the service's name (and axe checks).
+  const service = await createService({ name: serviceName, icon_url: `${E2E_URL}/icons/icon-192.png` });
   const person = await verifiedPerson('svc');
   const config = await discover(service);
   const verifier = client.randomPKCECodeVerifier();
@@ -39,6 +40,7 @@ test('a service session appears in the admin area with its service, user and IP;
   await expect(row).toContainText('Immich');
   await expect(row).toContainText('127.0.0.1');
   await expect(row).toContainText('Active');
+  await expect(row.locator('img[src$="icon-192.png"]')).toHaveJSProperty('complete', true);
   await checkScreen(admin, 'admin-service-sessions');
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toContainText('Inactive');

@@ -103,7 +103,9 @@ export function MainShell() {
       <AppShell.Main>
         <AppNotices pageBroker={session.connection.mode === 'page'} inShell />
         {!wide && (
-          <Tabs value={activeTo} onChange={(to) => to && void navigate({ to })} mb="md" variant="pills" aria-label="Main navigation">
+          // Each tab opens a page: the arrow keys only move between them (Enter opens one), and the
+          // strip is the page's navigation landmark, as the side bar is on a wide screen.
+          <Tabs component="nav" aria-label="Main navigation" value={activeTo} onChange={(to) => to && void navigate({ to })} activateTabWithKeyboard={false} mb="md" variant="pills">
             <ScrollArea type="never" viewportRef={tabStripRef}>
               <Tabs.List style={{ flexWrap: 'nowrap' }}>
                 {items.map((item) => (

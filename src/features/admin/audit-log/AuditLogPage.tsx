@@ -89,7 +89,7 @@ function EventCell({ event }: { event: AuditEvent }) {
   return (
     <Group gap="xs" wrap="nowrap">
       {event.service_id && (
-        <Avatar src={event.service?.icon_url} size={24} radius="sm" color="blue">
+        <Avatar src={event.service?.icon_url} alt="" size={24} radius="sm" color="blue">
           <ServerIcon size={14} />
         </Avatar>
       )}

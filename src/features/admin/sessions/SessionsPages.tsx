@@ -71,7 +71,7 @@ export function ServiceSessionsPage({ search }: { search: PageSearch }) {
           header: 'Service',
           cell: (s) => (
             <Group gap="xs" wrap="nowrap" miw={150}>
-              <Avatar src={s.api_service.icon_url} size={28} radius="sm" color="blue">
+              <Avatar src={s.api_service.icon_url} alt="" size={28} radius="sm" color="blue">
                 <ServerIcon size={16} />
               </Avatar>
               <AnchorLink to="/admin/api-services/view/$serviceId" params={{ serviceId: s.service_id }} size="sm">
