@@ -113,10 +113,14 @@ test('on a narrow screen a tab strip stands in for the sidebar and keeps the cur
   const strip = page.getByRole('tablist');
   await expect(strip.getByRole('tab', { selected: true })).toHaveText('User Sessions');
   await expectInSight(strip.getByRole('tab', { name: 'User Sessions' }));
-  // The sidebar is off screen, and out of reach of the keyboard and screen readers; a tab leads to
-  // its page as the sidebar's link would.
-  const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
+  // The sidebar is off screen, and out of reach of the keyboard and screen readers; the strip is
+  // the main navigation, and a tab leads to its page as the sidebar's link would.
+  const sidebar = page.locator('.mantine-AppShell-navbar');
   await expect(sidebar).toHaveAttribute('inert', '');
+  await expect(page.getByRole('navigation', { name: 'Main navigation' }).filter({ has: strip })).toBeVisible();
+  // From the top of the page (the new page's heading took the focus when it was shown).
+  await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeFocused();
+  await page.getByRole('button', { name: 'Account menu' }).focus();
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press('Tab');
     await expect(page.locator(':focus')).toBeInViewport();

@@ -53,8 +53,8 @@ function refusal(check: () => unknown): string {
 describe('checkClientUsable', () => {
   it('needs a known, enabled client', () => {
     expect(refusal(() => checkClientUsable(undefined, undefined))).toBe('invalid_request: client_id is missing (400)');
-    expect(refusal(() => checkClientUsable(undefined, 'x'))).toBe('invalid_client: Unknown client (401)');
-    expect(refusal(() => checkClientUsable(service({ is_active: 0 }), 'client-1'))).toBe('invalid_client: This service is disabled (401)');
+    expect(refusal(() => checkClientUsable(undefined, 'x'))).toBe('invalid_client: Unknown client (400)');
+    expect(refusal(() => checkClientUsable(service({ is_active: 0 }), 'client-1'))).toBe('invalid_client: This service is disabled (400)');
     expect(checkClientUsable(service(), 'client-1').id).toBe('s1');
   });
 });
