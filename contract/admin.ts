@@ -48,8 +48,8 @@ export const adminUserStatusSchema = z.object({ disabled: z.boolean() });
 /** PUT /api/v1/admin/users/{id}/password: signs the user out of Home Guard everywhere. */
 export const adminUserPasswordSchema = z.object({ password: newPasswordField });
 
-/** The 409 of an edit whose edit_version is no longer the account's. */
-export const CHANGED_MEANWHILE = 'Another administrator changed this account since you opened it: reload it to see their changes, then edit again';
+/** The 409 of an edit whose edit_version is no longer the record's. */
+export const changedMeanwhile = (record: 'account' | 'service') => `Another administrator changed this ${record} since you opened it: reload it to see their changes, then edit again`;
 
 /** PUT /api/v1/admin/users/{id} */
 export const adminUserUpdateSchema = z.object({

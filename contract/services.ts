@@ -82,6 +82,12 @@ export type ApiServiceInput = z.input<typeof apiServiceInputSchema>;
  */
 export const apiServiceUpdateSchema = apiServiceInputSchema.extend({
   grant_types: grantTypeList.optional().transform((grants) => (grants === undefined ? undefined : grantsOrDefault(grants))),
+  /**
+   * The service's edit_version the form was filled from: the edit is refused (409) if another
+   * administrator changed the service since, rather than undoing their change (a group rule, or
+   * two-step sign-in required).
+   */
+  edit_version: z.string().max(64).optional(),
 });
 
 export const apiServiceSchema = z.object({
@@ -102,6 +108,8 @@ export const apiServiceSchema = z.object({
   public_client: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The edit form's fields as they are now, as a fingerprint: sent back with the edit (see apiServiceUpdateSchema). */
+  edit_version: z.string(),
 });
 export type ApiService = z.infer<typeof apiServiceSchema>;
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { CHANGED_MEANWHILE } from '../contract/admin';
+import { changedMeanwhile } from '../contract/admin';
 import { NOT_AN_OBJECT, REQUIRED } from '../contract/default-messages';
 import { databaseOutage } from './db/database-outage';
 import { MAX_PATH_PART_LENGTH } from './http/allowed-methods';
@@ -210,8 +210,8 @@ export class AppError extends Error {
   static cannotDisableSelf() {
     return new AppError(409, 'You cannot disable your own account');
   }
-  static changedMeanwhile() {
-    return new AppError(409, CHANGED_MEANWHILE);
+  static changedMeanwhile(record: 'account' | 'service') {
+    return new AppError(409, changedMeanwhile(record));
   }
   static cannotDeleteSelf() {
     return new AppError(409, 'You cannot delete your own account');

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
@@ -8,6 +7,7 @@ import type { Database } from '../db/database';
 import { isPostgres } from '../db/postgres-one-statement';
 import type { DB } from '../db/schema';
 import { AppError } from '../errors';
+import { editVersion } from './edit-version';
 import { emailChangedNotice } from '../mail/email-changed-mail';
 import type { Notify } from '../mail/security-notice';
 import type { ServiceSessionsRepository } from '../oauth/service-sessions-repository';
@@ -26,12 +26,8 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   disabled_at: isoOrNull(row.disabled_at),
 });
 
-/**
- * The fields the edit form shows, fingerprinted. Not updated_at: a sign-in, a new picture or a
- * password the person set would then refuse an administrator's edit that changes none of those.
- */
-const editVersion = (row: UserRow) =>
-  createHash('sha256').update(JSON.stringify([row.full_name, row.email, row.username, row.phone_number, row.is_admin, readGroups(row.groups)])).digest('base64url').slice(0, 22);
+/** What the user edit form shows (see editVersion). */
+const userEditVersion = (row: UserRow) => editVersion([row.full_name, row.email, row.username, row.phone_number, row.is_admin, readGroups(row.groups)]);
 
 const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   ...toAdminUser(row),
@@ -42,7 +38,7 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   verified: row.verified === 1,
   two_step_enabled: twoStepEnabled,
   groups: readGroups(row.groups),
-  edit_version: editVersion(row),
+  edit_version: userEditVersion(row),
 });
 
 /**
@@ -105,7 +101,7 @@ export class UsersAdmin {
   async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated, ownPasswordProved = false): Promise<AdminUserDetail> {
     const before = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
-      if (input.edit_version !== undefined && input.edit_version !== editVersion(current)) throw AppError.changedMeanwhile();
+      if (input.edit_version !== undefined && input.edit_version !== userEditVersion(current)) throw AppError.changedMeanwhile('account');
       if (current.is_admin === 1 && !input.is_admin) refuseIfLastAdmin(enabledAdmins, id);
       const email = normaliseEmail(input.email);
       const emailChanged = email !== current.email;

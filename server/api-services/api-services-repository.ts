@@ -4,6 +4,7 @@ import { contains } from '../db/sql-search';
 import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { ApiServicesTable } from '../db/schema';
+import { editVersion } from '../admin/edit-version';
 
 export type ApiServiceRow = Selectable<ApiServicesTable>;
 
@@ -28,8 +29,13 @@ export function toApiService(row: ApiServiceRow): ApiService {
     public_client: row.public_client === 1,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+    edit_version: serviceEditVersion(row),
   };
 }
+
+/** What the service edit form shows (see editVersion): not is_active, which Disable and Enable change. */
+export const serviceEditVersion = (row: ApiServiceRow) =>
+  editVersion([row.name, row.description, row.launch_url, row.icon_url, row.redirect_uris, row.post_logout_redirect_uris, row.scopes, row.grant_types, row.id_token_signed_response_alg, row.allowed_groups, row.require_two_step, row.public_client]);
 
 export class ApiServicesRepository {
   constructor(private readonly db: Database) {}
@@ -57,9 +63,11 @@ export class ApiServicesRepository {
     await this.db.insertInto('api_services').values(row).execute();
   }
 
-  async update(id: string, changes: Partial<Omit<ApiServiceRow, 'id' | 'client_id' | 'created_at'>>): Promise<boolean> {
-    const result = await this.db.updateTable('api_services').set(changes).where('id', '=', id).executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+  /** Answers whether it changed the service; with `unchangedSince` (its updated_at), only if nothing else changed it since. */
+  async update(id: string, changes: Partial<Omit<ApiServiceRow, 'id' | 'client_id' | 'created_at'>>, unchangedSince?: number): Promise<boolean> {
+    let update = this.db.updateTable('api_services').set(changes).where('id', '=', id);
+    if (unchangedSince !== undefined) update = update.where('updated_at', '=', unchangedSince);
+    return (await update.executeTakeFirst()).numUpdatedRows === 1n;
   }
 }
 

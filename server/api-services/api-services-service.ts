@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { apiServiceInputSchema, apiServiceUpdateSchema, ApiService } from '../../contract/services';
 import { AppError } from '../errors';
 import { isUniqueViolation } from '../accounts/users-repository';
-import { type ApiServiceRow, type ApiServicesRepository, toApiService } from './api-services-repository';
+import { type ApiServiceRow, type ApiServicesRepository, serviceEditVersion, toApiService } from './api-services-repository';
 import { hashClientSecret, newClientId, newClientSecret } from './client-secrets';
 
 type ApiServiceInput = z.output<typeof apiServiceInputSchema>;
@@ -96,7 +96,10 @@ export class ApiServicesService {
    * whether anything else changed: the form sent back as it was changes nothing.
    */
   async update(id: string, input: ApiServiceUpdate): Promise<{ service: ApiService; turned: boolean; changed: boolean }> {
-    const current = await this.get(id);
+    const row = await this.services.findById(id);
+    if (!row) throw AppError.notFound('API service');
+    if (input.edit_version !== undefined && input.edit_version !== serviceEditVersion(row)) throw AppError.changedMeanwhile('service');
+    const current = toApiService(row);
     const becomesPublic = input.public_client === true && !current.public_client;
     const found = await this.services.update(id, {
       name: input.name,
@@ -115,10 +118,11 @@ export class ApiServicesService {
       // The old secret dies with the change, so turning back is never quietly undone: it needs new credentials.
       ...(becomesPublic ? { client_secret_hash: hashClientSecret(newClientSecret()) } : {}),
       updated_at: this.clock(),
-    });
-    if (!found) throw AppError.notFound('API service');
+    }, input.edit_version === undefined ? undefined : row.updated_at);
+    // Changed by someone else between the check above and this write (or deleted meanwhile).
+    if (!found) throw (await this.services.findById(id)) ? AppError.changedMeanwhile('service') : AppError.notFound('API service');
     const service = await this.get(id);
-    const rest = (of: ApiService) => JSON.stringify({ ...of, is_active: null, updated_at: null });
+    const rest = (of: ApiService) => JSON.stringify({ ...of, is_active: null, updated_at: null, edit_version: null });
     return { service, turned: service.is_active !== current.is_active, changed: rest(service) !== rest(current) };
   }
 

@@ -17,11 +17,22 @@ type Sent = { at: number; values: string; key: string };
  *
  * The Idempotency-Key of what was last sent is kept with it: Create sent again after an answer
  * that never came (and a reload, or signing in again) gets what the first sending made.
+ *
+ * An edit form's `edit_version` (a hidden field) is kept with its draft. A draft of a record that
+ * another administrator has changed since is dropped: saved, it would be refused (409) as made
+ * from what the record was, and restored after every reload it would be refused again.
  */
 export function useFormDraft(id: string, defaults: Record<string, string> = {}) {
   const key = PREFIX + id;
   const session = useSession();
-  const [initial] = useState(() => ({ ...defaults, ...read<Draft>(key)?.values }));
+  const [initial] = useState(() => {
+    const draft = read<Draft>(key);
+    if (draft && defaults.edit_version !== undefined && draft.values.edit_version !== defaults.edit_version) {
+      forget(key);
+      return defaults;
+    }
+    return { ...defaults, ...draft?.values };
+  });
   const sent = useRef(read<Sent>(key + SENT));
   // Left for another page, the form was given up: opened again, it starts from what is saved, not
   // from old typing over it. Left because the session ended, the draft waits for the way back.

@@ -289,3 +289,24 @@ test('what an administrator typed survives their session ending before Create: s
   await page.goBack();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
 });
+
+test("an edit saved from a form opened before another administrator's edit is refused and says so; reloaded, the form shows theirs", async ({ page }) => {
+  const service = await createService(E2E_ADMIN, { name: `Stale ${Date.now().toString(36)}`, redirect_uris: ['https://stale.home.lan/callback'] });
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/api-services/edit/${service.id}`)}`);
+  await signIn(page, E2E_ADMIN);
+  await page.getByLabel('Description').fill('Renamed in a form opened too early');
+
+  // Meanwhile another administrator makes the service ask for two-step sign-in.
+  const headers = { authorization: `Bearer ${service.adminToken}`, 'content-type': 'application/json' };
+  const now = await (await fetch(`${E2E_URL}/api/v1/admin/api-services/${service.id}`, { headers })).json();
+  const strict = { name: now.name, description: now.description, redirect_uris: now.redirect_uris, scopes: now.scopes, require_two_step: true };
+  expect((await fetch(`${E2E_URL}/api/v1/admin/api-services/${service.id}`, { method: 'PUT', headers, body: JSON.stringify(strict) })).status).toBe(200);
+
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByRole('alert')).toContainText('Another administrator changed this service since you opened it');
+  expect(await (await fetch(`${E2E_URL}/api/v1/admin/api-services/${service.id}`, { headers })).json()).toMatchObject({ description: now.description, require_two_step: true });
+  // The draft kept with the page is of the service as it was: a reload drops it and shows theirs.
+  await page.reload();
+  await expect(page.getByLabel('Description')).toHaveValue(now.description);
+  await expect(page.getByLabel('Require Two-Step Sign-In')).toBeChecked();
+});

@@ -91,6 +91,26 @@ describe('API services (admin)', () => {
     expect(await logged()).toEqual(['service-created', 'service-changed', 'service-turned-off']);
   });
 
+  it("refuses an edit made from a form read before another administrator's, which would undo their change", async () => {
+    const as = (path: string, method: 'GET' | 'PUT' | 'PATCH' = 'GET', body?: unknown) => call(t.app, method, path, { token: admin.access, ...(body ? { body } : {}) });
+    const { id } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() })).body;
+    const opened = (await as(`/api/v1/admin/api-services/${id}`)).body;
+    // Disabling and enabling it changes nothing the form shows.
+    await as(`/api/v1/admin/api-services/toggle/${id}`, 'PATCH', { is_active: false });
+    await as(`/api/v1/admin/api-services/toggle/${id}`, 'PATCH', { is_active: true });
+    expect((await as(`/api/v1/admin/api-services/${id}`)).body.edit_version).toBe(opened.edit_version);
+
+    const form = { ...input(), edit_version: opened.edit_version };
+    expect((await as(`/api/v1/admin/api-services/${id}`, 'PUT', { ...form, require_two_step: true, allowed_groups: ['family'] })).status).toBe(200);
+    const late = await as(`/api/v1/admin/api-services/${id}`, 'PUT', { ...form, name: 'Grafana at home' });
+    expect([late.status, late.body.error]).toEqual([409, 'Another administrator changed this service since you opened it: reload it to see their changes, then edit again']);
+    expect((await as(`/api/v1/admin/api-services/${id}`)).body).toMatchObject({ name: 'Grafana', require_two_step: true, allowed_groups: ['family'] });
+    // Read again, the form is good; a script that sends no version edits as before.
+    const reread = (await as(`/api/v1/admin/api-services/${id}`)).body.edit_version;
+    expect((await as(`/api/v1/admin/api-services/${id}`, 'PUT', { ...input(), name: 'Grafana at home', edit_version: reread })).status).toBe(200);
+    expect((await as(`/api/v1/admin/api-services/${id}`, 'PUT', { ...input(), name: 'Grafana' })).body.name).toBe('Grafana');
+  });
+
   it('keeps the groups a service is open to: everyone by default, kept when an edit leaves them out, cleared by an empty list', async () => {
     const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
     const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;

@@ -30,6 +30,7 @@ export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }
     <form {...getFormProps(form)} onChange={draft.save}>
       <Stack gap="md" maw={760}>
         <OutcomeAlert outcome={outcome} />
+        {mode === 'edit' && <input {...getInputProps(fields.edit_version, { type: 'hidden' })} key={fields.edit_version.key} />}
         <Paper withBorder radius="md" p="lg">
           <Stack gap="sm">
             <Title order={2} fz="lg">

@@ -22,6 +22,8 @@ export const serviceFormSchema = z.object({
   require_two_step: checkbox,
   public_client: checkbox,
   is_active: checkbox,
+  /** Editing: the service's edit_version the form was filled from (a hidden field). */
+  edit_version: z.string().optional(),
 });
 
 /** The form's text values for an existing service (edit screen). */
@@ -36,6 +38,7 @@ export const formValuesOf = (service: ApiService) => ({
   allowed_groups: service.allowed_groups.join(', '),
   require_two_step: service.require_two_step ? 'on' : '',
   public_client: service.public_client ? 'on' : '',
+  edit_version: service.edit_version,
 });
 
 export const NEW_SERVICE_DEFAULTS = { scopes: 'openid', grant_types: '', is_active: 'on' };

@@ -3,9 +3,8 @@ import { Button, Group, Paper, PasswordInput, Stack, Switch, TextInput } from '@
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
-import { adminUserDetailSchema, CHANGED_MEANWHILE, type AdminUserDetail } from '../../../../contract/admin';
+import { adminUserDetailSchema, type AdminUserDetail } from '../../../../contract/admin';
 import { callApi } from '../../../api/client';
-import { ApiError } from '../../../api/errors';
 import { useSession } from '../../../app/session-context';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { useFormDraft } from '../../../app/form-draft';
@@ -29,7 +28,6 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const path = `/api/v1/admin/users/${encodeURIComponent(user.id)}`;
   const self = user.id === session.state.profile?.id;
-  // The edit version goes with the draft: restored, the form is still the one read then.
   const draft = useFormDraft(`user-edit-${user.id}`, { full_name: user.full_name, email: user.email, username: user.username, phone_number: user.phone_number ?? '', is_admin: user.is_admin ? 'on' : '', groups: user.groups.join(', '), edit_version: user.edit_version });
   const [form, fields] = useSchemaForm({
     id: `edit-user-${user.id}`,
@@ -37,11 +35,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
     schema: editUserFormSchema,
     onValid: (value) =>
       saving.run(async () => {
-        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...value, phone_number: value.phone_number ?? null }).catch((error: unknown) => {
-          // The draft holds the old edit version: kept, a reload would restore it, and be refused again.
-          if (error instanceof ApiError && error.text.includes(CHANGED_MEANWHILE)) draft.clear();
-          throw error;
-        });
+        await callApi(session.connection, 'PUT', path, adminUserDetailSchema, { ...value, phone_number: value.phone_number ?? null });
         draft.clear();
         // Edited oneself: the profile on screen is stale. Reloading it lets the guards act at once
         // (no longer an administrator: out of the admin area; a new email: verification).
