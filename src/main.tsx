@@ -4,12 +4,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { InsecureConnectionScreen } from './app/InsecureConnectionScreen';
-import { focusNewPageHeadings } from './app/focus-new-page';
-import { keepTitleFromHeading } from './app/title-from-heading';
+import { followPageHeading } from './app/page-heading';
 import { cssVariablesResolver, theme } from './app/theme';
 
-keepTitleFromHeading();
-focusNewPageHeadings();
+followPageHeading();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
