@@ -15,7 +15,7 @@ import { verificationRoutes } from './verification/routes';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { AppError, installErrorHandling, routerRefusal } from './errors';
-import { answerClientError } from './http/client-errors';
+import { answerClientError, answerUnmetExpectation } from './http/client-errors';
 import { RequestLog } from './http/request-log';
 import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
@@ -57,7 +57,8 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
     requestTimeout,
     // As Node's own server sets them for a request timeout (headers in at most a minute, within it),
     // or it does not enforce the request timeout; checked every 30 s, or more often for a shorter one.
-    http: { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeout / 4)) },
+    // A request without Host is let in to be refused below in the API's shape: Node's own 400 is bare.
+    http: { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout), connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeout / 4)), requireHostHeader: false },
     clientErrorHandler: answerClientError,
     // The router's own refusals (a broken %-escape, an id too long) skip the error handler: same shape here.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
       void reply.code(known.statusCode).send({ error: known.message });
     },
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.on('checkExpectation', answerUnmetExpectation);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -76,6 +78,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   // has a use for one.
   app.addHook('onRequest', async (request) => {
     if (/%00/.test(request.url)) throw AppError.nulCharacter();
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') throw AppError.missingHost();
     // Bodies are read as sent; a compressed one would be read as broken JSON (RFC 9110 §15.5.16).
     const encoding = request.headers['content-encoding'];
     const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;

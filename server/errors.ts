@@ -60,6 +60,12 @@ export class AppError extends Error {
   static notHttp() {
     return new AppError(400, 'The request could not be read as HTTP');
   }
+  static missingHost() {
+    return new AppError(400, 'The request has no Host header, which HTTP/1.1 requires');
+  }
+  static unmetExpectation() {
+    return new AppError(417, 'The Expect header asks for what this server does not do: it knows 100-continue alone');
+  }
   static addressTooLong() {
     return new AppError(414, `The address is too long: no part of it between slashes is over ${MAX_PATH_PART_LENGTH} characters`);
   }

@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors';
-import { API_HEADER_LINES } from './security-headers';
+import { API_HEADER_LINES, API_HEADERS } from './security-headers';
 
 /** Node's own refusals of a request it could not take in, in the catalogue's words. */
 function refusalFor(code: string | undefined): AppError {
@@ -24,4 +24,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     socket.write(`HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n${API_HEADER_LINES}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
+}
+
+/**
+ * Answers an Expect header other than 100-continue (RFC 9110 §10.1.1), which Node refuses with a
+ * bare 417, in the API's shape. The body the client may send anyway is not read: the connection
+ * closes after the answer.
+ */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const refusal = AppError.unmetExpectation();
+  const body = JSON.stringify({ error: refusal.message });
+  response.writeHead(refusal.statusCode, { ...API_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
 }

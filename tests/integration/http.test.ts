@@ -219,7 +219,7 @@ describe('security headers', () => {
 });
 
 describe('a request Node cannot take in', () => {
-  it('is answered in the API\'s shape: headers too large, bytes that are not HTTP', async () => {
+  it('is answered in the API\'s shape: headers too large, bytes that are not HTTP, no Host, an unknown expectation', async () => {
     const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
     const rawAnswer = (request: string) =>
       new Promise<string>((resolve) => {
@@ -236,6 +236,17 @@ describe('a request Node cannot take in', () => {
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(garbage).toContain('\r\nX-Frame-Options: DENY\r\n');
     expect(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)).toBe('{"error":"The request could not be read as HTTP"}');
+    // Node answered these two with a bare status line: no body, and none of the API's headers.
+    const noHost = await rawAnswer('GET /api/v1/auth/profile HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(noHost.toLowerCase()).toContain('\r\nx-frame-options: deny\r\n');
+    expect(noHost.slice(noHost.indexOf('\r\n\r\n') + 4)).toBe('{"error":"The request has no Host header, which HTTP/1.1 requires"}');
+    const oddExpectation = await rawAnswer('POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    expect(oddExpectation).toMatch(/^HTTP\/1\.1 417 /);
+    expect(oddExpectation.toLowerCase()).toContain("\r\ncontent-security-policy: default-src 'none';frame-ancestors 'none'\r\n");
+    expect(oddExpectation.slice(oddExpectation.indexOf('\r\n\r\n') + 4)).toBe('{"error":"The Expect header asks for what this server does not do: it knows 100-continue alone"}');
+    // HTTP/1.0 needs no Host, and is served as before.
+    expect(await rawAnswer('GET /readyz HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 
