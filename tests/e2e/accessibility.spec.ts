@@ -47,3 +47,26 @@ test('from the keyboard: a page change puts the focus on the new page, the passw
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Personal Info', level: 1 })).toBeVisible();
 });
+
+test('from the keyboard: a busy button keeps the focus, and the account menu opens on its first item', async ({ page }) => {
+  const person = await verifiedPerson('busy');
+  await page.goto('/auth/login');
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(`${person.password}-wrong`);
+  // Disabled while the server checks the password, Log In lost the focus to <body> for good.
+  const logIn = page.getByRole('button', { name: 'Log In' });
+  await logIn.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(logIn).toBeFocused();
+
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await logIn.click();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+  // Mantine's menu put the focus on an unnamed placeholder, where a screen reader read nothing.
+  await page.getByRole('button', { name: `${person.name}, account menu` }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Switch account' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Sign Out' })).toBeFocused();
+});

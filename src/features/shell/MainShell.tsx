@@ -19,7 +19,7 @@ function AccountMenu() {
   const signingOut = useSignOut();
   // Kept open while signing out, and afterwards when it failed, to say so; a new opening starts clean.
   return (
-    <Menu position="bottom-end" width={240} withinPortal onOpen={signingOut.forgetOutcome}>
+    <Menu position="bottom-end" width={240} withinPortal withInitialFocusPlaceholder={false} onOpen={signingOut.forgetOutcome}>
       <Menu.Target>
         <UnstyledButton aria-label={name ? `${name}, account menu` : 'Account menu'}>
           <Group gap="xs" wrap="nowrap">
