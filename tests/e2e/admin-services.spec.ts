@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, E2E_URL, login, newPerson, verifyThroughApi, type Person } from './support/api';
-import { allowClipboardWrites, checkScreen, signIn } from './support/ui';
+import { allowClipboardWrites, checkScreen, expectInSight, signIn } from './support/ui';
 
 /** Signs in on Add API Service and types a new service's name (made unique), description and redirect URIs; gives the name. */
 async function typeNewService(page: Page, admin: Person, service: { name: string; description: string; redirectUris: string }): Promise<string> {
@@ -294,6 +294,8 @@ test("an edit saved from a form opened before another administrator's edit is re
   const service = await createService(E2E_ADMIN, { name: `Stale ${Date.now().toString(36)}`, redirect_uris: ['https://stale.home.lan/callback'] });
   await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/api-services/edit/${service.id}`)}`);
   await signIn(page, E2E_ADMIN);
+  // On a phone, where the form is longer than the screen and the answer appears above it.
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.getByLabel('Description').fill('Renamed in a form opened too early');
 
   // Meanwhile another administrator makes the service ask for two-step sign-in.
@@ -304,6 +306,7 @@ test("an edit saved from a form opened before another administrator's edit is re
 
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(page.getByRole('alert')).toContainText('Another administrator changed this service since you opened it');
+  await expectInSight(page.getByRole('alert'));
   expect(await (await fetch(`${E2E_URL}/api/v1/admin/api-services/${service.id}`, { headers })).json()).toMatchObject({ description: now.description, require_two_step: true });
   // The draft kept with the page is of the service as it was: a reload drops it and shows theirs.
   await page.reload();

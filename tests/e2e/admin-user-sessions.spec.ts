@@ -59,6 +59,9 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await pages.getByRole('button', { name: '1' }).click();
   await expect(page.getByRole('row')).toHaveCount(11); // page 1's rows are drawn, not page 3's
   await expect(pages.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  // A screen reader's list of buttons says whose session each Revoke ends, not "Revoke" ten times.
+  const issued = await page.getByRole('row').nth(1).getByRole('cell').nth(3).innerText();
+  await expect(page.getByRole('row').nth(1).getByRole('button', { name: 'Revoke' })).toHaveAccessibleName(`Revoke the session of ${person.name} issued ${issued}`);
   const newest = page.getByRole('row').nth(1);
   await expect(newest.getByRole('cell').nth(1)).toHaveText('Linux, Firefox 128.0');
   await expect(page.getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('Unknown device');

@@ -84,6 +84,8 @@ test('users: create one, see "never" until it signs in, search on the server', a
     return rows.length > 0 && rows.every((text) => /ali/i.test(text));
   };
   await expect.poll(rowsMatch).toBe(true);
+  const rowCount = (await page.getByRole('row').count()) - 1;
+  await expect(page.getByRole('status')).toHaveText(`Users: ${rowCount} shown`); // what a screen reader is told
   // Back and forward move the search box with the address, not only the rows.
   await page.goBack();
   await expect(page).not.toHaveURL(/search=/);
@@ -93,6 +95,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect.poll(rowsMatch).toBe(true);
   await page.getByLabel('Search').fill('zz-no-such-user');
   await expect(page.getByText('No users found.')).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('No users found.');
   await page.goBack();
   await expect(page.getByLabel('Search')).toHaveValue('ali');
   await expect.poll(rowsMatch).toBe(true);

@@ -55,6 +55,7 @@ async function throughEmailStep(page: Page, person: ReturnType<typeof newPerson>
   await expect.poll(() => smtp.mails.some((mail) => mail.to.includes(person.email))).toBe(true);
   const code = codeIn(smtp.mails.filter((mail) => mail.to.includes(person.email)).at(-1)!.raw);
   const verify = page.getByRole('button', { name: 'Verify' });
+  await expect(page.getByLabel('Verification code, digit 6 of 6', { exact: true })).toBeVisible();
   await page.getByLabel('Verification code').first().click();
   await page.keyboard.type(code.slice(0, 5));
   await expect(verify).toBeDisabled();

@@ -60,7 +60,7 @@ export function OtpPage() {
         <Stack gap="md">
           <OutcomeAlert outcome={action.outcome} />
           <Group justify="center" ref={pins}>
-            <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" gap="xs" styles={SHRINKING_PINS} ariaLabel="Verification code" autoFocus />
+            <PinInput length={OTP_LENGTH} type="number" oneTimeCode value={code} onChange={setCode} size="lg" gap="xs" styles={SHRINKING_PINS} getInputProps={(index) => ({ 'aria-label': `Verification code, digit ${index + 1} of ${OTP_LENGTH}` })} autoFocus />
           </Group>
           <Button type="submit" disabled={code.length !== OTP_LENGTH} loading={action.busy} size="md">
             Verify

@@ -58,7 +58,7 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
       header: 'Actions',
       // Disabled while its revoke runs (spec §2), and once revoked: there is nothing left to end.
       cell: (s) => (
-        <Button size="xs" color="red" variant="filled" disabled={revoking.has(s.id) || s.revoked_at !== null} loading={revoking.has(s.id)} onClick={() => void revoke(s.id)}>
+        <Button size="xs" color="red" variant="filled" disabled={revoking.has(s.id) || s.revoked_at !== null} loading={revoking.has(s.id)} aria-label={`Revoke the session of ${s.user.full_name} issued ${longDate(s.issued_at)}`} onClick={() => void revoke(s.id)}>
           Revoke
         </Button>
       ),

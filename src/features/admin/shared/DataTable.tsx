@@ -1,4 +1,4 @@
-import { LoadingOverlay, Stack, Table, Text } from '@mantine/core';
+import { LoadingOverlay, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 export type Column<T> = { header: string; cell: (row: T) => ReactNode };
@@ -8,7 +8,8 @@ export type Column<T> = { header: string; cell: (row: T) => ReactNode };
  * `rows` is undefined when the list could not be loaded (offline, a server error): then the table
  * stays empty without saying there is nothing, which would be untrue. The scrolling area is a
  * named region in the tab order, so it scrolls from the keyboard even with no link in it (WCAG
- * 2.1.1).
+ * 2.1.1). A status line tells screen readers what a search, a page change or a reload brought
+ * (WCAG 4.1.3): the table changed in silence.
  */
 export function DataTable<T extends { id: string }>({ label, rows, columns, loading, empty, minWidth = 760 }: { label: string; rows: T[] | undefined; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
   return (
@@ -36,11 +37,14 @@ export function DataTable<T extends { id: string }>({ label, rows, columns, load
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {!loading && rows?.length === 0 && (
-        <Text c="dimmed" ta="center" py="lg">
-          {empty}
-        </Text>
-      )}
+      <div role="status">
+        {!loading && rows?.length === 0 && (
+          <Text c="dimmed" ta="center" py="lg">
+            {empty}
+          </Text>
+        )}
+        {!loading && rows?.length ? <VisuallyHidden>{`${label}: ${rows.length} shown`}</VisuallyHidden> : null}
+      </div>
     </Stack>
   );
 }
