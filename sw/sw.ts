@@ -53,6 +53,10 @@ registerRoute(
   },
 );
 
+// A sign-out made offline ends its session on the server once the connection is back (when the
+// worker is running then; else at the next page load or API call).
+self.addEventListener('online', () => void broker.flushLogouts());
+
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string } | undefined;
   if (data?.type === BROKER_CONNECT_MESSAGE && event.ports[0]) {

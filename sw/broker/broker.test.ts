@@ -1,5 +1,5 @@
 import { deleteDB } from 'idb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_HEADER } from '../../contract/broker';
 import { deriveVaultKey } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME, type VaultAccount } from '../vault/vault';
@@ -91,6 +91,19 @@ describe('signing out', () => {
     await broker.signOut('a');
     expect(await savedIds(vault)).toEqual(['b']);
     expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
+  });
+
+  it('with the server out of reach, queues the session\'s logout, which the next broker to start sends', async () => {
+    const { vault } = await brokerWith([account('a')], 'a');
+    const offline = new Broker('http://127.0.0.1:1'); // nothing listens there
+    opened.push(offline);
+    await offline.signOut('a');
+    expect(await savedIds(vault)).toEqual([]);
+    expect((await vault.queuedLogouts()).map((queued) => queued.refresh)).toEqual(['refresh-of-a']);
+    const online = new Broker(location.origin);
+    opened.push(online);
+    await online.init({ userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' });
+    await vi.waitFor(async () => expect(await vault.queuedLogouts()).toEqual([]));
   });
 
   it('sent again after the first was cut short once the selection was cleared, still forgets the account', async () => {

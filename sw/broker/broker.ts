@@ -4,6 +4,7 @@ import { deriveVaultKey, sha256Hex } from '../vault/crypto';
 import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, SERVER_CLOCK_KEY, summaryOf, Vault, writeSetting } from '../vault/vault';
 import { accountSwitched, answerInstead, errorOf, refusalOf, withBearer, type Renewal } from './answers';
 import { needsRefresh, ServerClock } from './jwt-expiry';
+import { PendingLogouts } from './pending-logouts';
 
 // Calls that carry their own credentials (or none) and are never given a bearer: the app's own
 // sign-in calls, and the public OAuth endpoints, which any site can send a person to (a 401 of
@@ -23,8 +24,6 @@ const UNAUTHENTICATED_PATHS = new Set([
   '/api/v1/oauth/userinfo',
 ]);
 
-/** How long signing out waits for the server to end the session (under the page's 8 s check on the worker). */
-const LOGOUT_WAIT_MS = 5_000;
 /**
  * A refresh that got no answer is sent again after these waits. The server may have rotated the
  * token and the answer been lost: it hands out a new pair for the old token again only within its
@@ -55,12 +54,21 @@ export class Broker implements BrokerApi {
   private readonly refreshing = new Map<string, Promise<Renewal>>();
   private readonly channel = new BroadcastChannel(BROKER_CHANNEL);
   private readonly serverClock = new ServerClock();
+  private readonly logouts: PendingLogouts;
 
-  constructor(private readonly origin: string) {}
+  constructor(private readonly origin: string) {
+    this.logouts = new PendingLogouts(origin);
+  }
 
   async init(traits: DeviceTraits): Promise<BrokerSnapshot> {
-    await this.ready(traits);
+    void this.logouts.flush(await this.ready(traits));
     return this.snapshot();
+  }
+
+  /** Sends the logouts the server has not taken yet (the worker calls it when the connection is back). */
+  async flushLogouts(): Promise<void> {
+    const vault = await this.ready().catch(() => undefined);
+    if (vault) await this.logouts.flush(vault);
   }
 
   async snapshot(): Promise<BrokerSnapshot> {
@@ -95,7 +103,7 @@ export class Broker implements BrokerApi {
       return saved;
     });
     // Signed in again as an account this device had: its earlier session is no device's any more.
-    if (previous) await this.endSession(previous.refresh);
+    if (previous) await this.logouts.end(vault, previous.refresh);
     await vault.setSetting(SELECTED_KEY, account.accountId);
     await this.announce();
     return { ok: true, account: summaryOf(account) };
@@ -151,6 +159,7 @@ export class Broker implements BrokerApi {
     const token = await this.accessToken(accountId, false);
     if (typeof token !== 'string') return answerInstead(token);
     const response = await fetch(withBearer(request, token));
+    void this.logouts.flush(vault); // the server answers: the logouts it has not taken can go now
     if (response.status !== 401) return response;
     const renewed = await this.accessToken(accountId, true, token);
     if (typeof renewed !== 'string') return response;
@@ -205,7 +214,7 @@ export class Broker implements BrokerApi {
     await this.learnServerTime(vault, tokens.access);
     // Signed out meanwhile (a context without Web Locks): the account stays gone, and so does its session.
     if (!(await vault.get(accountId))) {
-      await this.endSession(tokens.refresh);
+      await this.logouts.end(vault, tokens.refresh);
       return undefined;
     }
     await vault.put({ ...account, access: tokens.access, refresh: tokens.refresh, updatedAt: new Date().toISOString() });
@@ -287,23 +296,9 @@ export class Broker implements BrokerApi {
   private forget(vault: Vault, accountId: string): Promise<void> {
     return this.exclusively(accountId, async () => {
       const account = await vault.get(accountId);
-      if (account) await this.endSession(account.refresh);
+      if (account) await this.logouts.end(vault, account.refresh);
       await vault.delete(accountId);
     });
-  }
-
-  /**
-   * Ends a session on the server (best effort: offline, it simply expires). Waited for at most
-   * LOGOUT_WAIT_MS: a server or proxy that never answers kept the account on the device, and the
-   * person signed in, for as long as the connection stayed open.
-   */
-  private async endSession(refreshToken: string): Promise<void> {
-    await fetch(`${this.origin}/api/v1/auth/logout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
-      body: '{}',
-      signal: AbortSignal.timeout(LOGOUT_WAIT_MS),
-    }).catch(() => undefined);
   }
 
   /** Closes the vault and the channel (tests, and a page broker that is being replaced). */

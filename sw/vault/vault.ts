@@ -16,10 +16,18 @@ export type StoredAccount = {
 /** A stored account with its tokens opened: lives only inside the broker. */
 export type VaultAccount = Omit<StoredAccount, 'access' | 'refresh'> & { access: string; refresh: string };
 
+/** A sign-out's logout the server has not answered: its refresh token, sealed, to be sent again. */
+type StoredLogout = { key: string; refresh: Sealed; queuedAt: number };
+export type QueuedLogout = { key: string; refresh: string | undefined; queuedAt: number };
+
 interface GuardLocal extends DBSchema {
   accounts: { key: string; value: StoredAccount };
-  /** The device id and the selected account, shared by every tab and the worker. */
-  settings: { key: string; value: { key: string; value: string } };
+  /**
+   * The device id and the selected account, shared by every tab and the worker; and queued
+   * logouts, kept here rather than in a store of their own, which would need a database version
+   * other than the spec's 3.
+   */
+  settings: { key: string; value: { key: string; value: string } | StoredLogout };
 }
 
 export const VAULT_NAME = 'guard-local';
@@ -28,11 +36,13 @@ export const DEVICE_ID_KEY = 'guard-device-id';
 export const SELECTED_KEY = 'guard-selected';
 /** How far the device's clock is behind the server's, in milliseconds (ServerClock). */
 export const SERVER_CLOCK_KEY = 'guard-server-clock-offset';
+const LOGOUT_PREFIX = 'guard-pending-logout:';
 
 export type VaultDatabase = IDBPDatabase<GuardLocal>;
 
 export async function readSetting(db: VaultDatabase, key: string): Promise<string | null> {
-  return (await db.get('settings', key))?.value ?? null;
+  const row = await db.get('settings', key);
+  return row && 'value' in row ? row.value : null;
 }
 
 export async function writeSetting(db: VaultDatabase, key: string, value: string | null): Promise<void> {
@@ -104,6 +114,21 @@ export class Vault {
 
   async delete(accountId: string): Promise<void> {
     await this.db.delete('accounts', accountId);
+  }
+
+  async queueLogout(refresh: string): Promise<void> {
+    await this.db.put('settings', { key: `${LOGOUT_PREFIX}${crypto.randomUUID()}`, refresh: await seal(this.key, refresh), queuedAt: Date.now() });
+  }
+
+  /** The queued logouts, oldest first; `refresh` is undefined where it cannot be opened with this device's key. */
+  async queuedLogouts(): Promise<QueuedLogout[]> {
+    const stored = (await this.db.getAll('settings', IDBKeyRange.bound(LOGOUT_PREFIX, `${LOGOUT_PREFIX}\uffff`))).filter((row): row is StoredLogout => 'refresh' in row);
+    const opened = await Promise.all(stored.map(async ({ key, refresh, queuedAt }) => ({ key, queuedAt, refresh: await open(this.key, refresh).catch(() => undefined) })));
+    return opened.sort((a, b) => a.queuedAt - b.queuedAt);
+  }
+
+  async dropLogout(key: string): Promise<void> {
+    await this.db.delete('settings', key);
   }
 
   getSetting(key: string): Promise<string | null> {
