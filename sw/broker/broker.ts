@@ -5,6 +5,7 @@ import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, SERVER_CLOCK_KEY, summaryOf, 
 import { accountSwitched, answerInstead, errorOf, refusalOf, withBearer, type Renewal } from './answers';
 import { needsRefresh, ServerClock } from './jwt-expiry';
 import { PendingLogouts } from './pending-logouts';
+import { sendRefresh, unlessOffline } from './refresh-tries';
 
 // Calls that carry their own credentials (or none) and are never given a bearer: the app's own
 // sign-in calls, and the public OAuth endpoints, which any site can send a person to (a 401 of
@@ -23,15 +24,6 @@ const UNAUTHENTICATED_PATHS = new Set([
   '/api/v1/oauth/revoke',
   '/api/v1/oauth/userinfo',
 ]);
-
-/**
- * A refresh that got no answer is sent again after these waits. The server may have rotated the
- * token and the answer been lost: it hands out a new pair for the old token again only within its
- * 30 s grace window, after which the old token counts as stolen and the session is revoked.
- */
-const REFRESH_RETRY_DELAYS_MS = [1_000, 3_000, 6_000];
-/** No try is sent later than this after the first, whatever each took to fail: well inside the grace window. */
-const REFRESH_RETRY_WINDOW_MS = 20_000;
 
 /**
  * Whether the broker sends this request with the active account's bearer: a same-origin API call
@@ -176,8 +168,9 @@ export class Broker implements BrokerApi {
       running = this.refreshExclusively(accountId, rejected).finally(() => this.refreshing.delete(accountId));
       this.refreshing.set(accountId, running);
     }
-    return running;
+    return unlessOffline(running);
   }
+
 
   private refreshExclusively(accountId: string, rejected: string | undefined): Promise<Renewal> {
     return this.exclusively(accountId, () => this.refresh(accountId, rejected));
@@ -200,7 +193,7 @@ export class Broker implements BrokerApi {
     if (!account) return undefined;
     // Another context may have refreshed while this one waited for the lock.
     if (account.access !== rejected && !needsRefresh(account.access, this.serverClock.now())) return account.access;
-    const response = await this.sendRefresh(account.refresh);
+    const response = await sendRefresh(this.origin, account.refresh);
     if (!response) return undefined; // no answer (offline): keep the account, the next request tries again
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       await vault.delete(accountId);
@@ -226,28 +219,6 @@ export class Broker implements BrokerApi {
     if (this.serverClock.learnFrom(freshAccess)) await vault.setSetting(SERVER_CLOCK_KEY, String(this.serverClock.offsetMs));
   }
 
-  /**
-   * Sends the refresh, and sends it again, with the same token, while no answer comes (a network
-   * error), a few times within REFRESH_RETRY_WINDOW_MS. Any HTTP answer is final. Undefined when
-   * none came. The caller holds the account's lock throughout: no other refresh or sign-out of it
-   * runs in between.
-   */
-  private async sendRefresh(refreshToken: string): Promise<Response | undefined> {
-    const started = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fetch(`${this.origin}/api/v1/auth/refresh`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${refreshToken}` },
-          body: '{}',
-        });
-      } catch {
-        const delay = REFRESH_RETRY_DELAYS_MS[attempt];
-        if (delay === undefined || Date.now() - started + delay > REFRESH_RETRY_WINDOW_MS) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
-  }
 
   /**
    * The open vault. A worker that was stopped and started again has lost its memory: it rebuilds

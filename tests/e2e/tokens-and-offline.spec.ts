@@ -114,6 +114,25 @@ test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
     await context.unroute('**/api/v1/auth/refresh');
     expect(await profileCalls(page, 1)).toEqual([200]);
   });
+
+  test('offline with an expired token, a reload shows the saved account without waiting out the refresh, which goes on once the connection is back', async ({ page, context }) => {
+    const person = await verifiedPerson('offline-expired', server.url, path.join(dataDir, 'outbox'));
+    await page.goto(`${server.url}/auth/login`);
+    await signIn(page, person);
+    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+    await controlled(page);
+
+    await tokenExpired(page);
+    await context.setOffline(true);
+    await page.reload();
+    // The refresh's tries protect a rotation whose answer was lost, for 10 s and more: the app
+    // opened offline (most often with its access token expired) waited them out on a blank page.
+    await expect(page.getByText('You are offline.')).toBeVisible({ timeout: 4_000 });
+    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 4_000 });
+    await context.setOffline(false);
+    expect(await profileCalls(page, 1)).toEqual([200]);
+    expect(await savedAccounts(page)).toBe(1);
+  });
 });
 
 test('a refused refresh (session revoked) removes the account and sends every tab to sign-in', async ({ context }) => {
