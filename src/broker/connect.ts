@@ -103,7 +103,10 @@ function workerApi(): BrokerApi {
 export async function connectBroker(): Promise<BrokerConnection> {
   const worker = await controllingWorker();
   if (worker) {
-    return { mode: 'worker', api: workerApi(), fetch: (input, init) => fetch(input, init), subscribe: subscribeToChannel };
+    // No worker any more (the site's data cleared, which unregisters it): a call would go out
+    // without a bearer, and its "Authentication required" left the page looking signed in.
+    const fetchThroughWorker = (input: string, init?: RequestInit) => (navigator.serviceWorker.controller ? fetch(input, init) : Promise.reject(new BrokerGone()));
+    return { mode: 'worker', api: workerApi(), fetch: fetchThroughWorker, subscribe: subscribeToChannel };
   }
   const { Broker, isBrokeredRequest } = await import('../../sw/broker/broker');
   const broker = new Broker(location.origin);

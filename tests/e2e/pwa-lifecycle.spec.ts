@@ -60,6 +60,29 @@ test('a tab loaded past an installed service worker says a reload brings offline
   await context.close();
 });
 
+test("the site's data cleared while a tab is open: its calls say to reload, and the reload asks to sign in", async ({ browser }) => {
+  const person = await verifiedPerson('cleared');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInToHome(page, person);
+  await controlled(page);
+  const bare: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/') && !request.headers().authorization) bare.push(request.url());
+  });
+  // What "Delete site data" does: the vault, the caches and the worker are gone.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin: new URL(E2E_URL).origin, storageTypes: 'all' });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+  await page.getByRole('link', { name: 'Personal Info' }).first().click();
+  // It said "Authentication required" as if the session had ended, the page still signed in.
+  await expect(page.getByText("This page lost touch with Home Guard's background worker. Reload the page.").first()).toBeVisible();
+  expect(bare).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  await context.close();
+});
+
 test('over plain HTTP at a LAN name the app says it needs a secure connection, instead of failing on Web Crypto', async ({ launchOptions }) => {
   // hg.lan is this server under another name: not localhost, so not a secure context.
   const browser = await chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP hg.lan 127.0.0.1'] });
