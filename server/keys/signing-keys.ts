@@ -103,10 +103,15 @@ export class SigningKeys {
     return key;
   }
 
-  /** The public key for `kid`, or undefined when no published key has it. */
+  /**
+   * The public key for `kid`, or undefined when no published key has it. Reloaded within a
+   * minute, as for signing: keys another process deleted (`rotate-keys --now`) were otherwise
+   * trusted here for as long as tokens came signed by them.
+   */
   async verificationKey(kid: string): Promise<CryptoKey | undefined> {
+    const sinceLoad = this.clock() - this.loadedAt;
     // At most one reload a second, so tokens with made-up kids cannot drive database reads.
-    if (!this.publicKeys.has(kid) && this.clock() - this.loadedAt > UNKNOWN_KID_RELOAD_MS) await this.load();
+    if (sinceLoad > RELOAD_AFTER_MS || (!this.publicKeys.has(kid) && sinceLoad > UNKNOWN_KID_RELOAD_MS)) await this.load();
     return this.publicKeys.get(kid);
   }
 

@@ -15,7 +15,8 @@ const firstPartyAudience = (issuer: string) => `${issuer}/api`;
 const VERIFIED_CLAIMS_CACHED = 10_000;
 
 export class AccessTokens {
-  private readonly verified = new VerifiedClaimsCache<AccessClaims>(VERIFIED_CLAIMS_CACHED);
+  // With the key that signed each token: one deleted since (rotate-keys --now) no longer vouches for it.
+  private readonly verified = new VerifiedClaimsCache<{ claims: AccessClaims; kid: string }>(VERIFIED_CLAIMS_CACHED);
 
   constructor(
     private readonly keys: SigningKeys,
@@ -42,9 +43,9 @@ export class AccessTokens {
   async verify(token: string): Promise<AccessClaims | undefined> {
     const tokenHash = hashToken(token);
     const cached = this.verified.get(tokenHash, this.clock());
-    if (cached) return cached;
+    if (cached) return (await this.keys.verificationKey(cached.kid)) ? cached.claims : undefined;
     try {
-      const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
+      const { payload, protectedHeader } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
         const key = header.kid ? await this.keys.verificationKey(header.kid) : undefined;
         if (!key) throw new joseErrors.JWKSNoMatchingKey();
         return key;
@@ -58,7 +59,7 @@ export class AccessTokens {
       });
       if (typeof payload.sid !== 'string' || typeof payload.sub !== 'string') return undefined;
       const claims = { userId: payload.sub, sessionId: payload.sid };
-      this.verified.set(tokenHash, claims, payload.exp! * 1000);
+      this.verified.set(tokenHash, { claims, kid: protectedHeader.kid! }, payload.exp! * 1000);
       return claims;
     } catch {
       return undefined;

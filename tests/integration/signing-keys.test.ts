@@ -69,6 +69,20 @@ it('replaced at once, for keys that may have leaked: the old ones verify nothing
   expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: refreshed.body.access })).status).toBe(200);
 });
 
+it('replaced at once by another process (the command line): a running server refuses the old keys\' tokens within a minute, those it checked before too', async () => {
+  let now = Date.now();
+  const running = await buildApp(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: t.database.dataDir }), { db: t.db, clock: () => now, logger: false });
+  const user = await registerAndLogin(t.app);
+  // Checked once before the rotation: its claims are kept, the signature check saved next time.
+  expect((await call(running, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(200);
+  const made = await t.app.services.keys.replaceAll();
+  now += 61_000;
+  expect((await call(running, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(401);
+  const signedIn = await call(running, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+  expect(made.map(({ kid }) => kid)).toContain(decodeProtectedHeader(signedIn.body.access).kid);
+  await running.close();
+});
+
 it('reloads keys for an unknown kid at most once a second, so made-up kids cannot drive database reads', async () => {
   let now = Date.now();
   let queries = 0;
