@@ -129,28 +129,38 @@ it('logs a wrong current password, asked for before a password change, and the t
 
 it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trust, whose address fail2ban would ban', async () => {
   const cases = [
-    { trust: 'true', warnings: [], loggedIp: '203.0.113.9' },
-    { trust: 'false', warnings: ['TRUST_PROXY is not set'], loggedIp: '127.0.0.1' },
-    { trust: '10.9.8.7', warnings: ["127.0.0.1 is not among TRUST_PROXY's addresses"], loggedIp: '127.0.0.1' },
+    { trust: 'true', client: '203.0.113.9', warnings: [], loggedIp: '203.0.113.9' },
+    { trust: 'false', client: '203.0.113.9', warnings: ['TRUST_PROXY is not set'], loggedIp: '127.0.0.1' },
+    { trust: '10.9.8.7', client: '203.0.113.9', warnings: ["127.0.0.1 is not among TRUST_PROXY's addresses"], loggedIp: '127.0.0.1' },
+    // A client on the proxy's own machine (curl on the server): the proxy is trusted, nothing to say.
+    { trust: '127.0.0.1', client: '127.0.0.1', warnings: [], loggedIp: '127.0.0.1' },
   ];
-  for (const { trust, warnings, loggedIp } of cases) {
+  for (const { trust, client, warnings, loggedIp } of cases) {
     await t.close();
     await start(trust);
-    const user = await registerAndLogin(t.app, {}, from('203.0.113.9'));
-    await signIn('203.0.113.9', { email: user.email, password: 'Wrong-pass1' });
+    const user = await registerAndLogin(t.app, {}, from(client));
+    await signIn(client, { email: user.email, password: 'Wrong-pass1' });
     const proxyWarnings = lines.map((line) => JSON.parse(line) as { msg: string }).filter((entry) => entry.msg.includes('X-Forwarded-For'));
     expect(proxyWarnings.map((entry) => /, but (.*?): /.exec(entry.msg)?.[1]), `TRUST_PROXY=${trust}`).toEqual(warnings);
     expect(refusals().map((entry) => entry.ip)).toEqual([loggedIp]);
   }
 });
 
-it('warns once when sign-ins are addressed to another host than PUBLIC_URL, whose issuer services would be given', async () => {
+it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addressed to, whose issuer services would be given', async () => {
   const hostWarnings = () => lines.map((line) => JSON.parse(line) as { msg: string }).filter((entry) => entry.msg.includes('but PUBLIC_URL is'));
   const user = await registerAndLogin(t.app, {}, { host: '127.0.0.1:8080' });
-  await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { host: '127.0.0.1:8080' } });
+  const signInAt = (headers: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers });
+  await signInAt({ host: '127.0.0.1:8080' });
+  // A proxy passing the name alone (nginx's $host), and another name of this same machine.
+  await signInAt({ 'x-forwarded-host': '127.0.0.1' });
+  await signInAt({ 'x-forwarded-host': 'localhost:8080' });
   expect(hostWarnings()).toEqual([]);
-  for (let i = 0; i < 2; i++) await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { 'x-forwarded-host': 'sso.home.lan' } });
-  expect(hostWarnings().map((entry) => entry.msg)).toEqual(['a sign-in came addressed to sso.home.lan, but PUBLIC_URL is http://127.0.0.1:8080: services are given that issuer and its links. If sso.home.lan is the address people use, set PUBLIC_URL to it']);
+  for (let i = 0; i < 2; i++) await signInAt({ 'x-forwarded-host': 'sso.home.lan' });
+  await signInAt({ 'x-forwarded-host': '127.0.0.1:8443' });
+  expect(hostWarnings().map((entry) => entry.msg)).toEqual([
+    'a sign-in came addressed to sso.home.lan, but PUBLIC_URL is http://127.0.0.1:8080: services are given that issuer and its links. If sso.home.lan is the address people use, set PUBLIC_URL to it',
+    'a sign-in came addressed to 127.0.0.1:8443, but PUBLIC_URL is http://127.0.0.1:8080: services are given that issuer and its links. If 127.0.0.1:8443 is the address people use, set PUBLIC_URL to it',
+  ]);
 });
 
 it("loads the README's jail in fail2ban with the filter we ship, each setting as written", async () => {
