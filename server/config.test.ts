@@ -72,6 +72,13 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'smtp://[mail'],
     ['SMTP_URL', 'smtp://'],
     ['SMTP_URL', 'smtps://user:pw@'],
+    ['SMTP_URL', 'smtp://me:p@ss#word@mail.example:587'], // the server would be "ss"
+    ['SMTP_URL', 'smtp://me:p@ss?word@mail.example:587'],
+    ['SMTP_URL', 'smtp://me:p@ss/word@mail.example:587'],
+    ['ACCESS_TOKEN_TTL', '0x10'], // Number() reads these as 16 and 1000
+    ['REFRESH_TOKEN_TTL', '3e6'],
+    ['AUDIT_LOG_DAYS', ' '],
+    ['DATABASE_WAIT', '0x1'],
     ['MAIL_FROM', 'notanemail'],
     ['MAIL_FROM', 'Home Guard'],
     ['MAIL_FROM', 'Home Guard <no-reply>'],
@@ -155,6 +162,8 @@ describe('secrets in error messages', () => {
     ['DATABASE_URL', 'postgres://hg:S3cret#Pass@db:5432/hg', 'postgres://hg:***@db:5432/hg'],
     ['SMTP_URL', 'http://mailer:S3cretPass@mail:587', 'http://mailer:***@mail:587'],
     ['SMTP_URL', 'smtp://mailer:S3cret@Pass@[mail', 'smtp://mailer:***@[mail'],
+    // No password: nothing to hide, and the user name and scheme stay as they were.
+    ['DATABASE_URL', 'mysql://root@127.0.0.1/x', 'mysql://root@127.0.0.1/x'],
     ['PUBLIC_URL', 'https://admin:S3cretPass@id.example.com', 'https://admin:***@id.example.com'],
   ])('masks the password of %s=%s', (name, value, shown) => {
     const message = refusal({ [name]: value });

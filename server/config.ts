@@ -5,18 +5,14 @@ import { z } from 'zod';
 
 const DAY = 24 * 60 * 60;
 
+/** A whole number from `min` to `max`, in digits: Number() would also take 0x10, 1e3 and a blank. */
+const wholeNumber = (fallback: number, min: number, max: number, message: string) =>
+  z.string().trim().regex(/^\d+$/, message).transform(Number).pipe(z.number().min(min, message).max(max, message)).default(fallback);
+
 /** A lifetime in seconds, up to `max`: a value given in milliseconds by mistake is refused, not read as weeks. */
-const seconds = (fallback: number, max: number, maxInWords: string) => {
-  const message = `must be a whole number of seconds from 1 to ${max} (${maxInWords})`;
-  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
-};
+const seconds = (fallback: number, max: number, maxInWords: string) => wholeNumber(fallback, 1, max, `must be a whole number of seconds from 1 to ${max} (${maxInWords})`);
 
-const WAIT_MESSAGE = 'must be a whole number of seconds from 0 to 600 (10 minutes)';
-
-const days = (fallback: number, max: number) => {
-  const message = `must be a whole number of days from 1 to ${max}`;
-  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
-};
+const days = (fallback: number, max: number) => wholeNumber(fallback, 1, max, `must be a whole number of days from 1 to ${max}`);
 
 /** A setting that `problem` checks (a sentence saying what is wrong, or undefined) before `toValue` reads it. */
 function setting<T>(problem: (value: string) => string | undefined, toValue: (value: string) => T) {
@@ -110,6 +106,8 @@ const envSchema = (defaultStaticDir: string | undefined) =>
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .refine((url) => URL.canParse(url), 'must be an smtp:// or smtps:// URL')
       .refine((url) => !URL.canParse(url) || new URL(url).hostname !== '', 'must name the mail server, e.g. smtp://mail.example:587')
+      // A # ? or / in the password ends the host there: smtp://me:p@ss#word@mail read as server "ss".
+      .refine((url) => !URL.canParse(url) || !/[#@]/.test(`${new URL(url).pathname}${new URL(url).search}${new URL(url).hash}`), 'cannot be read as intended: percent-encode any # ? or / in the password (as %23, %3F, %2F)')
       .optional(),
     // A sender the relay takes: "Name <address>" or the address alone, on one line (it is a header).
     MAIL_FROM: z
@@ -120,12 +118,7 @@ const envSchema = (defaultStaticDir: string | undefined) =>
     REFRESH_TOKEN_TTL: seconds(30 * DAY, 400 * DAY, '400 days'),
     SESSION_MAX_AGE: seconds(30 * DAY, 400 * DAY, '400 days'),
     AUDIT_LOG_DAYS: days(90, 3650),
-    DATABASE_WAIT: z.coerce
-      .number({ error: WAIT_MESSAGE })
-      .int(WAIT_MESSAGE)
-      .min(0, WAIT_MESSAGE)
-      .max(600, WAIT_MESSAGE)
-      .default(60),
+    DATABASE_WAIT: wholeNumber(60, 0, 600, 'must be a whole number of seconds from 0 to 600 (10 minutes)'),
     REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
     TRUST_PROXY: setting(trustProxyProblem, trustProxy).default(false),
@@ -162,7 +155,8 @@ export class ConfigError extends Error {}
 
 /** A URL's password replaced by ***, for quoting a value in a log line. It runs to the last @, so a stray @ in the password cannot leak its tail. */
 function maskPassword(value: string): string {
-  return value.replace(/^((?:[^:/?#@]*:)?\/\/)?([^:/?#@]*):[\s\S]*@/, (_match, scheme: string | undefined, user: string) => `${scheme ?? ''}${user}:***@`);
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  return scheme + value.slice(scheme.length).replace(/^([^:/?#@]*):[\s\S]*@/, (_match, user: string) => `${user}:***@`);
 }
 
 const SECRET_FILE_VARIABLES = ['DATABASE_URL', 'SMTP_URL'];

@@ -1,4 +1,5 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * A database problem the operator fixes (a path, a permission, an address, a version), not a
@@ -23,10 +24,21 @@ export function makeDataDir(dataDir: string): void {
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : codeOrMessage(error);
-    throw new DatabaseProblem(`cannot create the data directory ${dataDir}: ${reason}`);
+    throw new DatabaseProblem(`cannot create the data directory ${dataDir}: ${whyNoDirectory(dataDir, error)}`);
   }
+}
+
+/**
+ * The path in the way of a directory: Node's recursive mkdir names only its own failure (ENOENT on
+ * a read-only disk, EEXIST for a file that is a parent), which sent the operator looking for a
+ * path that was missing, or for the wrong file.
+ */
+function whyNoDirectory(dataDir: string, error: unknown): string {
+  let existing = path.resolve(dataDir);
+  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  if (!statSync(existing).isDirectory()) return `${existing} is a file, not a directory`;
+  if (!canWrite(existing)) return `${existing} cannot be written (a read-only disk, or its owner and permissions)`;
+  return codeOrMessage(error);
 }
 
 /**
