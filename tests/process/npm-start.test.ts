@@ -97,6 +97,13 @@ describe('npm start', () => {
       expect(server?.argv).toEqual(expect.arrayContaining(SERVER_NODE_FLAGS));
       // glibc, having read GLIBC_TUNABLES, splits it in place at its colons: NULs read back as colons.
       for (const [name, value] of Object.entries(SERVER_ENV)) expect(server?.environ.replaceAll('\0', ':')).toContain(`${name}=${value}`);
+
+      // What `docker stop`, pm2 or `kill <pid>` do: signal npm alone. The server must get it, drain
+      // and end; it was left running without npm, holding the port, when a shell stood between.
+      process.kill(run.pid, 'SIGTERM');
+      await run.exited;
+      await expect.poll(() => serverProcess(run.pid), { timeout: 15_000 }).toBeUndefined();
+      expect(await fetch(`http://127.0.0.1:${port}/`).then(() => 'still served', () => 'stopped')).toBe('stopped');
     } finally {
       await run.stop();
     }
