@@ -81,6 +81,9 @@ test('an administrator creates a service, downloads its credentials, disables, e
   await expect.poll(clipboard).toBe(`${E2E_URL}/.well-known/openid-configuration`);
   await page.getByRole('button', { name: 'Copy Client ID' }).click();
   await expect.poll(clipboard).toBe(clientId);
+  // For apps with a fixed sign-out address: naming the service lets it have people sent back.
+  await page.getByRole('button', { name: 'Copy Sign-out URL' }).click();
+  await expect.poll(clipboard).toBe(`${E2E_URL}/signout?client_id=${clientId}`);
 
   const consent = `/auth?${new URLSearchParams({ client_id: clientId, redirect_uri: 'https://paperless.home.lan/other', response_type: 'code', scope: 'openid' })}`;
   await page.getByRole('button', { name: 'Disable' }).click();

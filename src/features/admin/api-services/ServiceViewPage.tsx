@@ -98,7 +98,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
           </Detail>
         </SimpleGrid>
       </Paper>
-      <ConnectionDetails service={service.name} publicClient={service.public_client} />
+      <ConnectionDetails service={service.name} clientId={service.client_id} publicClient={service.public_client} />
       <ConfirmDialog
         opened={confirming}
         title="Regenerate credentials?"
