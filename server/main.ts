@@ -7,6 +7,7 @@ import { migrateWhenReachable, openDatabase, type Database } from './db/database
 import { DatabaseProblem } from './db/database-problems';
 import { ensurePwaBuilt } from './http/pwa-build';
 import { lowerBackgroundThreads } from './operations/thread-priority';
+import { homeGuardVersion } from './version';
 
 const SHUTDOWN_DRAIN_MS = 1_000;
 const IDLE_SWEEP_MS = 50;
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     const code = (error as { code?: unknown }).code;
     throw new ListenProblem(`cannot listen on ${config.host} port ${config.port} (HOST, PORT): ${typeof code === 'string' ? code : String(error)}`);
   });
-  app.log.info(`Home Guard is serving ${config.publicUrl}`);
+  app.log.info(`Home Guard ${homeGuardVersion()} is serving ${config.publicUrl}`);
 }
 
 /**
@@ -83,7 +84,11 @@ function stopOnSignals(app: Awaited<ReturnType<typeof buildApp>>, db: Database):
       // A kept-alive connection whose request is answered after close() began stays open until
       // the client drops it (Fastify's keep-alive is 72 s): close each as it falls idle.
       setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
-      app.close().then(() => db.destroy()).then(() => process.exit(0), () => process.exit(1));
+      // Said last: in the log, a clean stop and a crash looked alike.
+      app.close().then(() => db.destroy()).then(() => {
+        app.log.info('stopped');
+        process.exit(0);
+      }, () => process.exit(1));
     }, SHUTDOWN_DRAIN_MS);
     setTimeout(() => {
       app.log.error(`shutdown deadline passed ${SHUTDOWN_DEADLINE_MS / 1000} s after ${signal}: force-closing the connections still open and exiting`);

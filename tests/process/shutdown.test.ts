@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,10 +84,16 @@ it('exits at once on a second signal, without waiting for the deadline', async (
   expect(running.output()).toMatch(/second SIGINT: exiting at once/);
 });
 
-it('drains and stops cleanly on SIGHUP, as on SIGTERM', async () => {
-  const running = await start();
+it('drains and stops cleanly on SIGHUP, as on SIGTERM, and says so from start to end', async () => {
+  const running = await start({ LOG_LEVEL: 'info' });
   // Killed by the signal, the process would have no exit code (null).
   expect(await exitWithin(running.stop('SIGHUP'), 12_000)).toBe(0);
+  const messages = running.output().split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  // The version, for an operator to tell what an upgrade left running; the last line, a clean stop from a crash.
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+  expect(messages).toContain(`Home Guard ${version} is serving ${running.url}`);
+  expect(messages).toContain('SIGHUP: draining, then shutting down');
+  expect(messages.at(-1)).toBe('stopped');
 });
 
 it('sends the mails of requests already answered before it stops: a reset link asked for just before', async () => {
