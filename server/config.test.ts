@@ -91,6 +91,7 @@ describe('loadConfig', () => {
   it('refuses sessions no longer than their access tokens, which would end under someone using the app', () => {
     expect(refusal({ ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '1800' })).toBe('REFRESH_TOKEN_TTL: must be longer than ACCESS_TOKEN_TTL (3600 s), or people using the app are signed out as their access token runs out (got 1800)');
     expect(refusal({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '900' })).toMatch(/^REFRESH_TOKEN_TTL: /);
+    expect(refusal({ ACCESS_TOKEN_TTL: '900', SESSION_MAX_AGE: '60' })).toBe('SESSION_MAX_AGE: must be longer than ACCESS_TOKEN_TTL (900 s), or every sign-in ends before its first access token runs out (got 60)');
     expect(loadConfig({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '1800' }).refreshTokenTtl).toBe(1800);
   });
 

@@ -211,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
   if (e.REFRESH_TOKEN_TTL <= e.ACCESS_TOKEN_TTL) {
     throw new ConfigError(`REFRESH_TOKEN_TTL: must be longer than ACCESS_TOKEN_TTL (${e.ACCESS_TOKEN_TTL} s), or people using the app are signed out as their access token runs out (got ${e.REFRESH_TOKEN_TTL})`);
   }
+  if (e.SESSION_MAX_AGE <= e.ACCESS_TOKEN_TTL) {
+    throw new ConfigError(`SESSION_MAX_AGE: must be longer than ACCESS_TOKEN_TTL (${e.ACCESS_TOKEN_TTL} s), or every sign-in ends before its first access token runs out (got ${e.SESSION_MAX_AGE})`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,

@@ -153,7 +153,8 @@ function rotateKeys(config: Config): Promise<string> {
       kids.push(`${alg} ${rotated.kid}`);
       signsFrom = rotated.signsFrom;
     }
-    return `new signing keys: ${kids.join(', ')}, published now, signing from ${new Date(signsFrom).toISOString()}; the old ones stay published for ${keepSeconds} s after that`;
+    const keep = `${Math.floor(keepSeconds / 3600)} h${keepSeconds % 3600 >= 60 ? ` ${Math.floor((keepSeconds % 3600) / 60)} min` : ''}`;
+    return `new signing keys: ${kids.join(', ')}, published now, signing from ${new Date(signsFrom).toISOString()}; the old ones stay published for ${keep} after that`;
   });
 }
 

@@ -135,7 +135,8 @@ describe('npm run admin', { timeout: 120_000 }, () => {
 
     const rotate = runTs('server/cli/admin.ts', ['rotate-keys'], serverEnv());
     expect(await rotate.exited, rotate.stderr()).toBe(0);
-    expect(rotate.stdout()).toMatch(/new signing keys: ES256 .+, RS256 .+; the old ones stay published/);
+    // For a day and an access token's lifetime (15 min here), in words an operator reads at a glance.
+    expect(rotate.stdout()).toMatch(/new signing keys: ES256 .+, RS256 .+; the old ones stay published for 24 h 15 min after that/);
     // The running server still accepts what it signed before; started again, it publishes all four keys.
     expect((await httpJson(`${server.url}/api/v1/auth/profile`, { token: second.body.access })).status).toBe(200);
     await server.stop();
