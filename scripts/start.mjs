@@ -3,6 +3,10 @@
 import { pathToFileURL } from 'node:url';
 import { buildServer, bundleIsCurrent, serverBundle } from './build-server.mjs';
 
-const bundle = bundleIsCurrent() ? serverBundle : await buildServer();
+if (!bundleIsCurrent()) {
+  await buildServer();
+  // esbuild's service process (some 30 MB) otherwise stays beside the server for good.
+  await (await import('esbuild')).stop();
+}
 process.setSourceMapsEnabled(true);
-await import(pathToFileURL(bundle).href);
+await import(pathToFileURL(serverBundle).href);

@@ -33,19 +33,32 @@ function npmStart(env: Record<string, string>) {
   return { exited, stop, stderr: () => stderr, dataDir, pid: child.pid! };
 }
 
-/** The Node process serving for `npm start` (in the process group npm leads): its arguments and environment. */
-function serverProcess(groupId: number): { argv: string[]; environ: string } | undefined {
+/** The processes in the group npm leads: their ids and arguments. */
+function groupProcesses(groupId: number): Array<{ pid: string; argv: string[] }> {
+  const found = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       // The group id is the fifth field of stat, counted after the command name in parentheses.
       if (Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]) !== groupId) continue;
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (argv.includes('scripts/start.mjs')) return { argv, environ: readFileSync(`/proc/${pid}/environ`, 'utf8') };
+      found.push({ pid, argv: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') });
     } catch {
       // the process ended while being read
     }
   }
-  return undefined;
+  return found;
+}
+
+const groupCommands = (groupId: number) => groupProcesses(groupId).map(({ argv }) => argv);
+
+/** The Node process serving for `npm start`: its arguments and environment. */
+function serverProcess(groupId: number): { argv: string[]; environ: string } | undefined {
+  const server = groupProcesses(groupId).find(({ argv }) => argv.includes('scripts/start.mjs'));
+  if (!server) return undefined;
+  try {
+    return { argv: server.argv, environ: readFileSync(`/proc/${server.pid}/environ`, 'utf8') };
+  } catch {
+    return undefined; // it ended meanwhile
+  }
 }
 
 describe('npm start', () => {
@@ -67,6 +80,20 @@ describe('npm start', () => {
     const lines = run.stderr().trim().split('\n').filter((line) => !line.startsWith('npm '));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/PORT/);
+  });
+
+  it('leaves no compiler running beside the server it compiled', async () => {
+    utimesSync(serverBundle, new Date('2020-01-01'), new Date('2020-01-01')); // older than the sources: compiled again
+    const port = await freePort();
+    const run = npmStart({ PORT: String(port), HOST: '127.0.0.1' });
+    try {
+      await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((answer) => answer.status, () => 0), { timeout: 60_000 }).toBe(200);
+      expect(bundleIsCurrent(), 'compiled').toBe(true);
+      // esbuild's service process (some 30 MB) stayed for as long as the server ran.
+      expect(groupCommands(run.pid).filter((argv) => argv.some((arg) => arg.startsWith('--service')))).toEqual([]);
+    } finally {
+      await run.stop();
+    }
   });
 
   it('serves the PWA and the API on the embedded SQLite database with no other service', async () => {
