@@ -33,6 +33,9 @@ export default defineConfig({
     }),
     precompress(),
   ],
-  build: { target: 'es2022', sourcemap: false },
+  // The entry is about 600 kB minified (React, Mantine, the router; some 190 kB gzipped): the
+  // size that counts is what the benchmark measures against its budget (`npm run bench:pwa`),
+  // and Vite's 500 kB warning only alarmed operators at their first `npm start`.
+  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 800 },
   server: { proxy: { '/api': 'http://localhost:8080', '/avatars': 'http://localhost:8080', '/.well-known': 'http://localhost:8080' } },
 });
