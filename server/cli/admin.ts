@@ -50,8 +50,10 @@ const resetArgs = z.object({ email: typedEmailField });
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path[0] === 'password' ? 'password' : `--${String(i.path[0])}`}: ${i.message}`).join('; '));
-  return result.data;
+  if (result.success) return result.data;
+  const message = result.error.issues.map((i) => `${i.path[0] === 'password' ? 'password' : `--${String(i.path[0])}`}: ${i.message}`).join('; ');
+  // A weak password is no command written wrong: the usage after it only buried the one line.
+  throw result.error.issues.every((i) => i.path[0] === 'password') ? new OperatorError(message) : new UsageError(message);
 }
 
 async function run(argv: string[]): Promise<string> {

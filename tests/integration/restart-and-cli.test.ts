@@ -88,6 +88,7 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     const weak = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'weak\n');
     expect(await weak.exited).toBe(2);
     expect(weak.stderr()).toMatch(/Password must be at least 8 characters long/);
+    expect(weak.stderr(), 'one line, no usage after it').not.toContain('Usage:');
     const common = runTs('server/cli/admin.ts', ['reset-password', '--email', 'boss@example.com'], serverEnv(), 'Password1\n');
     expect(await common.exited).toBe(2);
     expect(common.stderr()).toMatch(/This password is one of the most common/);
