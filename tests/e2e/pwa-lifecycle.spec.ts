@@ -95,6 +95,22 @@ test('over plain HTTP at a LAN name the app says it needs a secure connection, i
   await browser.close();
 });
 
+test('over plain HTTP, a server whose PUBLIC_URL is https links to the same page there, a service\'s request included', async ({ launchOptions }) => {
+  const server = await startServerProcess({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'hg-e2e-insecure-')), STATIC_DIR: 'dist', PUBLIC_URL: 'https://id.home.lan' });
+  const browser = await chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP hg.lan 127.0.0.1'] });
+  try {
+    const page = await browser.newPage();
+    const request = '/auth?client_id=grafana&response_type=code&scope=openid';
+    await page.goto(`http://hg.lan:${new URL(server.url).port}${request}`);
+    await expect(page.getByRole('heading', { name: 'Home Guard needs a secure connection' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'https://id.home.lan' })).toHaveAttribute('href', `https://id.home.lan${request}`);
+    await checkScreen(page, 'insecure-connection-secure-address');
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
 test('when the app cannot open its storage it says so, and Try again starts it once the storage opens', async ({ browser }) => {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
