@@ -88,6 +88,11 @@ describe('loadConfig', () => {
     expect(refusal({ [name]: value }).startsWith(`${name}: `)).toBe(true);
   });
 
+  it('takes the words of TRUST_PROXY, REGISTRATION, LOG_LEVEL and METRICS in any case, as people type them', () => {
+    expect(loadConfig({ TRUST_PROXY: 'TRUE', REGISTRATION: 'Closed', LOG_LEVEL: 'INFO', METRICS: 'True' })).toMatchObject({ trustProxy: true, registration: 'closed', logLevel: 'info', metrics: true });
+    expect(loadConfig({ TRUST_PROXY: 'False ' }).trustProxy).toBe(false);
+  });
+
   it('refuses sessions no longer than their access tokens, which would end under someone using the app', () => {
     expect(refusal({ ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '1800' })).toBe('REFRESH_TOKEN_TTL: must be longer than ACCESS_TOKEN_TTL (3600 s), or people using the app are signed out as their access token runs out (got 1800)');
     expect(refusal({ ACCESS_TOKEN_TTL: '900', REFRESH_TOKEN_TTL: '900' })).toMatch(/^REFRESH_TOKEN_TTL: /);

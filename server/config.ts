@@ -12,6 +12,9 @@ const wholeNumber = (fallback: number, min: number, max: number, message: string
 /** A lifetime in seconds, up to `max`: a value given in milliseconds by mistake is refused, not read as weeks. */
 const seconds = (fallback: number, max: number, maxInWords: string) => wholeNumber(fallback, 1, max, `must be a whole number of seconds from 1 to ${max} (${maxInWords})`);
 
+/** One of `words`, in any case: LOG_LEVEL=INFO was refused. */
+const word = <const Words extends readonly [string, ...string[]]>(words: Words, message: string) => z.string().trim().toLowerCase().pipe(z.enum(words, { error: message }));
+
 const days = (fallback: number, max: number) => wholeNumber(fallback, 1, max, `must be a whole number of days from 1 to ${max}`);
 
 /** A setting that `problem` checks (a sentence saying what is wrong, or undefined) before `toValue` reads it. */
@@ -57,8 +60,11 @@ function proxyEntryProblem(entry: string): string | undefined {
 
 const proxyEntries = (value: string) => value.split(',').map((entry) => entry.trim());
 
+/** true or false in any case (TRUE, False), as the words people type; undefined for anything else. */
+const yesOrNo = (value: string) => (/^(true|false)$/i.test(value.trim()) ? value.trim().toLowerCase() === 'true' : undefined);
+
 function trustProxyProblem(value: string): string | undefined {
-  if (value === 'true' || value === 'false') return undefined;
+  if (yesOrNo(value) !== undefined) return undefined;
   for (const entry of proxyEntries(value)) {
     const problem = proxyEntryProblem(entry);
     if (problem) return problem;
@@ -68,7 +74,7 @@ function trustProxyProblem(value: string): string | undefined {
 
 /** Fastify's trustProxy from TRUST_PROXY: whether X-Forwarded-For names the client. */
 function trustProxy(value: string): boolean | string {
-  return value === 'true' || value === 'false' ? value === 'true' : proxyEntries(value).join(',');
+  return yesOrNo(value) ?? proxyEntries(value).join(',');
 }
 
 /** Why an explicitly set STATIC_DIR cannot be served, if it cannot. */
@@ -119,11 +125,11 @@ const envSchema = (defaultStaticDir: string | undefined) =>
     SESSION_MAX_AGE: seconds(30 * DAY, 400 * DAY, '400 days'),
     AUDIT_LOG_DAYS: days(90, 3650),
     DATABASE_WAIT: wholeNumber(60, 0, 600, 'must be a whole number of seconds from 0 to 600 (10 minutes)'),
-    REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+    REGISTRATION: word(['open', 'closed'], 'must be open or closed').default('open'),
+    LOG_LEVEL: word(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
     TRUST_PROXY: setting(trustProxyProblem, trustProxy).default(false),
     STATIC_DIR: setting((value) => staticDirProblem(value, defaultStaticDir), (value) => path.resolve(value)).optional(),
-    METRICS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+    METRICS: word(['true', 'false'], 'must be true or false').default('false'),
   });
 
 export type Config = {
