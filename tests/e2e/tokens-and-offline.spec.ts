@@ -51,6 +51,15 @@ test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
   test.afterAll(async () => {
     await server.stop();
   });
+  /** A new person signed in on this server, on Home, with the worker controlling the page. */
+  const signedInToHome = async (page: Page, prefix: string) => {
+    const person = await verifiedPerson(prefix, server.url, path.join(dataDir, 'outbox'));
+    await page.goto(`${server.url}/auth/login`);
+    await signIn(page, person);
+    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
+    await controlled(page);
+    return person;
+  };
 
   test('two tabs firing 10 calls each after expiry cause exactly one refresh, and all 20 succeed', async ({ context }) => {
     const person = await verifiedPerson('ttl', server.url, path.join(dataDir, 'outbox'));
@@ -74,11 +83,7 @@ test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
   });
 
   test('a refresh whose answer was lost is sent again with the same token, and the account stays signed in', async ({ page, context }) => {
-    const person = await verifiedPerson('lostanswer', server.url, path.join(dataDir, 'outbox'));
-    await page.goto(`${server.url}/auth/login`);
-    await signIn(page, person);
-    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
-    await controlled(page);
+    const person = await signedInToHome(page, 'lostanswer');
 
     // The server rotates the refresh token, and its answer is lost on the way back.
     const sent: string[] = [];
@@ -98,11 +103,7 @@ test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
   });
 
   test('a refresh the server cannot answer now (503) keeps the account, and the call gets the server\'s own words', async ({ page, context }) => {
-    const person = await verifiedPerson('busy', server.url, path.join(dataDir, 'outbox'));
-    await page.goto(`${server.url}/auth/login`);
-    await signIn(page, person);
-    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
-    await controlled(page);
+    await signedInToHome(page, 'busy');
 
     // What the server says while it shuts down (Fastify's return503OnClosing), met by the refresh.
     await context.route('**/api/v1/auth/refresh', (route) => route.fulfill({ status: 503, json: { error: 'Service Unavailable' } }));
@@ -116,11 +117,7 @@ test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
   });
 
   test('offline with an expired token, a reload shows the saved account without waiting out the refresh, which goes on once the connection is back', async ({ page, context }) => {
-    const person = await verifiedPerson('offline-expired', server.url, path.join(dataDir, 'outbox'));
-    await page.goto(`${server.url}/auth/login`);
-    await signIn(page, person);
-    await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
-    await controlled(page);
+    const person = await signedInToHome(page, 'offline-expired');
 
     await tokenExpired(page);
     await context.setOffline(true);
