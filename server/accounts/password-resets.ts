@@ -15,6 +15,8 @@ export const RESET_LINK_MINUTES = 30;
 
 /** Reset mails asked for, per address and per client, before more are refused for a while. */
 export const RESET_THROTTLE = {
+  // And a day's: without it, anyone could have 288 mails a day sent to someone's address.
+  accountDay: { limit: 10, windowSeconds: 24 * 3600 },
   account: { limit: 3, windowSeconds: 15 * 60 },
   address: { limit: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, ThrottleRule>;
@@ -37,6 +39,7 @@ export class PasswordResets {
 
   async request(email: string, ip: string | undefined): Promise<void> {
     const keys: Array<[string, ThrottleRule]> = [
+      [`reset:account-day:${normaliseEmail(email)}`, RESET_THROTTLE.accountDay],
       [`reset:account:${normaliseEmail(email)}`, RESET_THROTTLE.account],
       [`reset:address:${addressBlock(ip)}`, RESET_THROTTLE.address],
     ];

@@ -45,11 +45,14 @@ function sender(from: string): { name: string; address: string } {
   return { name: named[1]!.replace(/^"(.*)"$/, '$1'), address: named[2]! };
 }
 
+/** Sent by a machine (RFC 3834): out-of-office replies, which would answer every notice and code, stay away. */
+const AUTOMATIC = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' };
+
 /**
  * The stored address as the one recipient. Given as a string, nodemailer would read it as an
  * address list, where `x<victim@example.com>` is the mailbox of someone else.
  */
-const addressed = (from: string, mail: Mail) => ({ from: sender(from), ...mail, to: { name: '', address: mail.to } });
+const addressed = (from: string, mail: Mail) => ({ from: sender(from), ...mail, to: { name: '', address: mail.to }, headers: AUTOMATIC });
 
 /**
  * Whether an smtp:// relay must upgrade to TLS (STARTTLS) before it is given a mail. nodemailer

@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { verificationCodeMail } from '../mail/verification-code-mail';
 import type { Mailer } from '../mail/mailer';
 import { rethrowAs, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
+import { addressBlock } from '../throttle/address-block';
 
 export const CODE_LENGTH = 6;
 export const CODE_LIFETIME_MINUTES = 10;
@@ -20,15 +21,19 @@ export const RESEND_AFTER_SECONDS = 60;
 export const CODES_SENT = {
   day: { limit: 20, windowSeconds: 24 * 3600 },
   hour: { limit: 5, windowSeconds: 3600 },
+  // From one address (or /64), for all the accounts it registered: each account's own limits let
+  // one address have some 28,800 mails a day sent to the strangers whose addresses it registered.
+  address: { limit: 20, windowSeconds: 3600 },
 } satisfies Record<string, ThrottleRule>;
 
 /** Wrong codes per account a day, whichever codes they were typed for: 20 guesses of a million. */
 export const WRONG_CODES = { limit: 20, windowSeconds: 24 * 3600 } satisfies ThrottleRule;
 
 // The day's limit comes first: when both are reached, its longer wait is the one told.
-const sentKeys = (userId: string): Array<[string, ThrottleRule]> => [
+const sentKeys = (userId: string, ip: string): Array<[string, ThrottleRule]> => [
   [`email-code:sent-day:${userId}`, CODES_SENT.day],
   [`email-code:sent-hour:${userId}`, CODES_SENT.hour],
+  [`email-code:sent-address:${addressBlock(ip)}`, CODES_SENT.address],
 ];
 const wrongKey = (userId: string): [string, ThrottleRule] => [`email-code:wrong:${userId}`, WRONG_CODES];
 
@@ -53,7 +58,8 @@ export class EmailCodes {
   ) {}
 
   /** Mails a new code to the account's address; the previous code dies once it has gone. */
-  async send(userId: string): Promise<void> {
+  /** Mails a new code, asked for from `ip`. */
+  async send(userId: string, ip: string): Promise<void> {
     const now = this.clock();
     const user = await this.users.findById(userId);
     if (!user) throw AppError.invalidToken();
@@ -66,7 +72,7 @@ export class EmailCodes {
     if (!(await this.claim(userId, now))) throw AppError.resendTooSoon(RESEND_AFTER_SECONDS);
     const giveBack = () => this.giveBack(userId, now, previous?.created_at ?? 0);
 
-    const sent = await this.throttle.count(sentKeys(userId)).catch(async (error: unknown) => {
+    const sent = await this.throttle.count(sentKeys(userId, ip)).catch(async (error: unknown) => {
       await giveBack();
       return rethrowAs(AppError.codesSentTooOften)(error);
     });

@@ -8,7 +8,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 409: errorBodySchem
 
 export const verificationRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post('/api/v1/auth/email', { onRequest: services.authenticate, schema: { body: emptyBodySchema, response: { 200: verificationStatusSchema, ...errors } } }, async (request) => {
-    await services.emailCodes.send(request.auth!.userId);
+    await services.emailCodes.send(request.auth!.userId, request.ip);
     return services.accounts.verificationStatus(request.auth!.userId);
   });
 

@@ -48,6 +48,8 @@ describe('password reset by mail', () => {
     const token = await tokenMailedTo(user.email);
     const mail = mailsTo(user.email)[0]!.raw;
     expect(mail).toMatch(/Subject: Set a new Home Guard password/);
+    // Sent by a machine: out-of-office replies stay away (RFC 3834).
+    expect(mail).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
     expect(mail).toContain('http://127.0.0.1:8080/auth/reset-password#');
 
     const weak = await confirm(token, 'short');
@@ -106,6 +108,17 @@ describe('password reset by mail', () => {
     expect((await ask('someone-else@example.com')).status).toBe(200);
     t.advance(15 * 60_000);
     expect((await ask('someone@example.com')).status).toBe(200);
+  });
+
+  it('mails one address no more links a day than its limit, however they are spread over the day', async () => {
+    const user = await registerAndLogin(t.app);
+    let answered = 0;
+    for (let window = 0; window < 6; window++) {
+      for (let i = 0; i < RESET_THROTTLE.account.limit; i++) if ((await ask(user.email, { 'x-forwarded-for': `203.0.113.${window}` })).status === 200) answered++;
+      t.advance(15 * 60_000);
+    }
+    expect(answered).toBe(RESET_THROTTLE.accountDay.limit);
+    await expect.poll(() => mailsTo(user.email).length).toBe(RESET_THROTTLE.accountDay.limit);
   });
 
   it('serves no more requests than the limit when they come all at once', async () => {

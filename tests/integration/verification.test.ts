@@ -7,7 +7,7 @@ import { UsersRepository } from '../../server/accounts/users-repository';
 import { createMailer } from '../../server/mail/mailer';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import { FailureThrottle } from '../../server/throttle/failure-throttle';
-import { EmailCodes } from '../../server/verification/email-codes';
+import { CODES_SENT, EmailCodes } from '../../server/verification/email-codes';
 import { jpegWithGps, pngClaiming, pngOf } from '../support/images';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -94,6 +94,24 @@ describe('email verification', () => {
     // Past the throttle a new code is sent, and it works.
     expect((await sendCode(user.access)).status).toBe(200);
     expect((await confirm(user.access, codeIn(mailTo(user.email).raw))).status).toBe(200);
+  });
+
+  it('sends no more codes asked for from one address than its limit, whoever the accounts are', async () => {
+    // Behind a proxy, so that each request can say where it comes from.
+    await t.close();
+    t = await startTestApp({ SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1' });
+    // Accounts registered with strangers' addresses, each asking for its code, all from one place.
+    const from = { 'x-forwarded-for': '198.51.100.7' };
+    const statuses: number[] = [];
+    for (let i = 0; i <= CODES_SENT.address.limit; i++) {
+      const stranger = await registerAndLogin(t.app, { email: `stranger${i}@example.com` });
+      statuses.push((await call(t.app, 'POST', '/api/v1/auth/email', { token: stranger.access, body: {}, headers: from })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(CODES_SENT.address.limit).fill(200), 429]);
+    expect(smtp.mails.filter((mail) => /stranger\d+@example\.com/.test(mail.to.join()))).toHaveLength(CODES_SENT.address.limit);
+    // Someone else is not held up by it.
+    const elsewhere = await registerAndLogin(t.app);
+    expect((await call(t.app, 'POST', '/api/v1/auth/email', { token: elsewhere.access, body: {}, headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(200);
   });
 
   it('refuses malformed codes with a field error', async () => {
