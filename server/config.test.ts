@@ -121,6 +121,11 @@ describe('loadConfig', () => {
     expect(insecureSettings(loadConfig({ PUBLIC_URL: 'http://sso.home.lan' }))).toHaveLength(1);
     expect(insecureSettings(loadConfig({ PUBLIC_URL: 'https://sso.home.lan/' }))).toHaveLength(0);
     expect(insecureSettings(loadConfig({}))).toHaveLength(0);
+    // Mailing from localhost: providers refuse the sender (no SPF, DKIM or MX), and the mail is lost.
+    expect(insecureSettings(loadConfig({ SMTP_URL: 'smtp://mail.example:587' }))).toEqual([
+      'MAIL_FROM Home Guard <no-reply@localhost> is not an address of a domain mail providers take mail from: relays and mailboxes refuse or file as spam a sender at localhost; set MAIL_FROM to an address of your own domain',
+    ]);
+    expect(insecureSettings(loadConfig({ SMTP_URL: 'smtp://mail.example:587', MAIL_FROM: 'guard@home.example' }))).toEqual([]);
   });
 });
 

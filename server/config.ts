@@ -249,6 +249,10 @@ export function insecureSettings(config: Config): string[] {
   if (url.protocol === 'http:' && !local) {
     warnings.push(`PUBLIC_URL ${config.publicUrl} is plain http: tokens and passwords cross the network unencrypted; put Home Guard behind TLS`);
   }
+  const senderDomain = /@([^@>\s]+)>?$/.exec(config.mailFrom)?.[1]?.toLowerCase() ?? '';
+  if (config.smtpUrl && (!senderDomain.includes('.') || senderDomain.endsWith('.localhost'))) {
+    warnings.push(`MAIL_FROM ${config.mailFrom} is not an address of a domain mail providers take mail from: relays and mailboxes refuse or file as spam a sender at ${senderDomain}; set MAIL_FROM to an address of your own domain`);
+  }
   if (config.trustProxy === true) {
     warnings.push(
       'TRUST_PROXY=true trusts every hop of X-Forwarded-For, including ones the client writes itself: unless your proxy overwrites the header (not appends to it), anyone can choose the address Home Guard logs, throttles and bans; prefer listing the proxy\'s address',
