@@ -10,7 +10,8 @@ export function AccountLine({ label, email, picture, size }: { label: string; em
         <Text fw={600} truncate>
           {label}
         </Text>
-        <Text size="sm" c="dimmed" truncate>
+        {/* Whole, wrapping if need be: its end tells two similar accounts apart ("…@e…" did not). */}
+        <Text size="sm" c="dimmed">
           {email}
         </Text>
       </div>

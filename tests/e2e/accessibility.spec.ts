@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { accessibilityViolations } from './support/accessibility';
+import { E2E_ADMIN } from './global-setup';
 import { verifiedPerson } from './support/api';
+import { signIn } from './support/ui';
 
 // Every checkScreen() in the other specs passes only if axe finds nothing: this shows that it
 // does find things, so those passes are not those of a check that runs no rules.
@@ -46,6 +48,26 @@ test('from the keyboard: a page change puts the focus on the new page, the passw
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Personal Info', level: 1 })).toBeVisible();
+});
+
+test('on a phone: fields in 16 px text (Safari zooms into smaller ones), links that stand alone tall enough to tap, admin fields typed as the machine reads them', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/auth/login');
+  await expect(page.getByLabel('Email')).toHaveCSS('font-size', '16px');
+  await expect(page.getByLabel('Password', { exact: true })).toHaveCSS('font-size', '16px');
+  // A link in a sentence ("Don't have an account? Register") is spared, as WCAG 2.5.8 spares it.
+  expect((await page.getByRole('link', { name: 'Forgot password?' }).boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  // On a wide screen, as before.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByLabel('Email')).toHaveCSS('font-size', '14px');
+
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services%2Fcreate');
+  await signIn(page, E2E_ADMIN);
+  // A phone's keyboard capitalised "Https://…", and the service's sign-ins never matched it.
+  for (const label of ['Redirect URIs', 'Scopes', 'Grant Types', 'Allowed Groups', 'Home Page']) {
+    await expect(page.getByLabel(label)).toHaveAttribute('autocapitalize', 'none');
+    await expect(page.getByLabel(label)).toHaveAttribute('spellcheck', 'false');
+  }
 });
 
 test('from the keyboard: a busy button keeps the focus, and the account menu opens on its first item', async ({ page }) => {

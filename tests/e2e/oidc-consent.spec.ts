@@ -91,6 +91,11 @@ test('prompt=select_account shows the account picker first (and Use another acco
   await page.getByRole('button', { name: new RegExp(first.email) }).click();
   await expect(page.getByText('Are you sure you want to trust Mealie?')).toBeVisible();
   await expect(page.getByText(first.email)).toBeVisible();
+  // On a phone: the address whole (its end tells similar accounts apart), the switch big enough to tap.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.getByText(first.email).evaluate((text) => text.scrollWidth <= text.clientWidth && getComputedStyle(text).textOverflow !== 'ellipsis')).toBe(true);
+  const switchBox = (await page.getByRole('button', { name: 'Use another account' }).boundingBox())!;
+  expect(Math.min(switchBox.width, switchBox.height)).toBeGreaterThanOrEqual(44);
   // The consent screen's own control goes back to the picker; both accounts stay saved.
   await page.getByRole('button', { name: 'Use another account' }).click();
   await expect(page.getByRole('heading', { name: 'Select Account' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { Avatar, Button, Group, List, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { AuthorizationCheck } from '../../../contract/oauth';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../../../contract/services';
 import { AccountLine } from '../../ui/AccountLine';
@@ -41,9 +41,9 @@ export function ConsentCard({ check, account, busy, refused, otherAccountHinted,
       <Paper withBorder radius="md" p="sm">
         <Group justify="space-between" wrap="nowrap">
           <AccountLine label={account.label} email={account.email} picture={account.picture} />
-          <UnstyledButton onClick={onChangeAccount} aria-label="Use another account" c="blue">
-            <SwitchIcon size={20} />
-          </UnstyledButton>
+          <ActionIcon variant="subtle" size={44} onClick={onChangeAccount} aria-label="Use another account">
+            <SwitchIcon size={22} />
+          </ActionIcon>
         </Group>
       </Paper>
       <div>
