@@ -19,6 +19,12 @@ describe('a service', () => {
     }
   });
 
+  it('keeps a URI with its scheme and host in lower case, the rest as typed: services send them so', () => {
+    const typed = apiServiceInputSchema.parse({ ...service, redirect_uris: ['Https://Grafana.Home.lan:3000/Login?Next=A', 'App.Immich:///oauth-callback', 'https://grafana.home.lan:3000/Login?Next=A'] });
+    expect(typed.redirect_uris).toEqual(['https://grafana.home.lan:3000/Login?Next=A', 'app.immich:///oauth-callback']);
+    expect(apiServiceInputSchema.parse({ ...service, redirect_uris: ['https://pve.lan:8006'] }).redirect_uris, 'no slash added').toEqual(['https://pve.lan:8006']);
+  });
+
   it('keeps a URI listed twice once, and still needs one', () => {
     const twice = apiServiceInputSchema.parse({ ...service, redirect_uris: ['https://a.home.lan/cb', 'https://b.home.lan/cb', 'https://a.home.lan/cb'] });
     expect(twice.redirect_uris).toEqual(['https://a.home.lan/cb', 'https://b.home.lan/cb']);

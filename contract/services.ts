@@ -46,7 +46,14 @@ const uriList = (required: boolean) =>
     .array(redirectUriField, { error: (issue) => (required && issue.input === undefined ? 'At least one URI is required' : 'URIs must be a list') })
     .min(required ? 1 : 0, 'At least one URI is required')
     .max(20, 'At most 20 URIs')
-    .transform((uris) => [...new Set(uris)]);
+    .transform((uris) => [...new Set(uris.map(lowerCaseSchemeAndHost))]);
+
+/**
+ * Scheme and host in lower case, as services send them (RFC 3986 §6.2.2.1: neither is case
+ * sensitive), the rest as typed: "Https://Grafana.home.lan/login", from a phone's keyboard, was
+ * stored as typed and never matched, byte for byte, what Grafana sent.
+ */
+const lowerCaseSchemeAndHost = (uri: string) => uri.replace(/^([^:/?#]+:\/\/[^/?#]*)/, (start) => start.toLowerCase());
 const grantTypeList = z.array(z.enum(GRANT_TYPES, { error: `Grant types must be among ${GRANT_TYPES.join(', ')}` }), { error: 'Grant types must be a list' });
 type GrantType = (typeof GRANT_TYPES)[number];
 const grantsOrDefault = (grants: GrantType[] | undefined): GrantType[] => (grants && grants.length > 0 ? grants : ['authorization_code']);

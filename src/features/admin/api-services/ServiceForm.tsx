@@ -5,7 +5,7 @@ import { useFormDraft } from '../../../app/form-draft';
 import { ButtonLink } from '../../../ui/links';
 import { OutcomeAlert, type Outcome } from '../../../ui/OutcomeAlert';
 import { useSchemaForm } from '../../../ui/use-schema-form';
-import { firstError } from '../shared/form-fields';
+import { firstError, VERBATIM } from '../shared/form-fields';
 import { serviceFormSchema } from './service-form';
 
 export type ServiceFormValue = z.output<typeof serviceFormSchema>;
@@ -38,8 +38,8 @@ export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }
             </Title>
             <TextInput {...getInputProps(fields.name, { type: 'text' })} key={fields.name.key} label="Name" placeholder="Grafana" error={fields.name.errors?.[0]} />
             <Textarea {...getTextareaProps(fields.description)} key={fields.description.key} label="Description" placeholder="What this service is" autosize minRows={2} error={fields.description.errors?.[0]} />
-            <TextInput {...getInputProps(fields.launch_url, { type: 'url' })} key={fields.launch_url.key} label="Home Page" description="Optional. Where people open it: their Home lists it" placeholder="https://grafana.home.lan" error={fields.launch_url.errors?.[0]} />
-            <TextInput {...getInputProps(fields.icon_url, { type: 'url' })} key={fields.icon_url.key} label="Icon URL" description="Optional. An image shown on Home and on the consent screen" error={fields.icon_url.errors?.[0]} />
+            <TextInput {...getInputProps(fields.launch_url, { type: 'url' })} key={fields.launch_url.key} {...VERBATIM} label="Home Page" description="Optional. Where people open it: their Home lists it" placeholder="https://grafana.home.lan" error={fields.launch_url.errors?.[0]} />
+            <TextInput {...getInputProps(fields.icon_url, { type: 'url' })} key={fields.icon_url.key} {...VERBATIM} label="Icon URL" description="Optional. An image shown on Home and on the consent screen" error={fields.icon_url.errors?.[0]} />
           </Stack>
         </Paper>
         <Paper withBorder radius="md" p="lg">
@@ -47,9 +47,9 @@ export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }
             <Title order={2} fz="lg">
               OpenID Connect
             </Title>
-            <Textarea {...getTextareaProps(fields.redirect_uris)} key={fields.redirect_uris.key} label="Redirect URIs" description="One per line, exactly as the service sends them" autosize minRows={2} error={firstError(fields.redirect_uris)} />
-            <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} label="Scopes" description="Separated by spaces: openid email profile offline_access groups" error={firstError(fields.scopes)} />
-            <TextInput {...getInputProps(fields.grant_types, { type: 'text' })} key={fields.grant_types.key} label="Grant Types" description="Separated by spaces; empty means authorization_code" error={firstError(fields.grant_types)} />
+            <Textarea {...getTextareaProps(fields.redirect_uris)} key={fields.redirect_uris.key} {...VERBATIM} label="Redirect URIs" description="One per line, exactly as the service sends them" autosize minRows={2} error={firstError(fields.redirect_uris)} />
+            <TextInput {...getInputProps(fields.scopes, { type: 'text' })} key={fields.scopes.key} {...VERBATIM} label="Scopes" description="Separated by spaces: openid email profile offline_access groups" error={firstError(fields.scopes)} />
+            <TextInput {...getInputProps(fields.grant_types, { type: 'text' })} key={fields.grant_types.key} {...VERBATIM} label="Grant Types" description="Separated by spaces; empty means authorization_code" error={firstError(fields.grant_types)} />
             <Switch {...getInputProps(fields.public_client, { type: 'checkbox' })} key={fields.public_client.key} label="Public Client" description={publicClientEffect(mode, defaults.public_client === 'on')} />
           </Stack>
         </Paper>
@@ -58,7 +58,7 @@ export function ServiceForm({ draftId, defaults, mode, busy, outcome, onSubmit }
             <Title order={2} fz="lg">
               Access
             </Title>
-            <TextInput {...getInputProps(fields.allowed_groups, { type: 'text' })} key={fields.allowed_groups.key} label="Allowed Groups" description="Separated by commas. Only people in one of these groups may sign in to it; empty lets everyone in" error={firstError(fields.allowed_groups)} />
+            <TextInput {...getInputProps(fields.allowed_groups, { type: 'text' })} key={fields.allowed_groups.key} {...VERBATIM} label="Allowed Groups" description="Separated by commas. Only people in one of these groups may sign in to it; empty lets everyone in" error={firstError(fields.allowed_groups)} />
             <Switch
               {...getInputProps(fields.require_two_step, { type: 'checkbox' })}
               key={fields.require_two_step.key}

@@ -11,5 +11,11 @@ export const commaList = (text: unknown) => (typeof text === 'string' ? text.spl
 /** The first error of such a field or of any of its items (redirect_uris[2]). */
 export const firstError = (field: FieldMetadata<unknown>) => Object.values(field.allErrors).flat()[0];
 
+/**
+ * For what is typed as the machine reads it (addresses, scopes, groups, usernames): a phone's
+ * keyboard capitalised "Https://…", which was stored as typed and never matched a service's request.
+ */
+export const VERBATIM = { autoCapitalize: 'none', autoCorrect: 'off', spellCheck: false } as const;
+
 /** A switch: sent as 'on' when on, left out when off. */
 export const checkbox = z.preprocess((value) => value === 'on', z.boolean());

@@ -12,6 +12,7 @@ import { useSchemaForm } from '../../../ui/use-schema-form';
 import { AdminPage } from '../shared/AdminPage';
 import { GroupsInput } from './GroupsInput';
 import { createUserFormSchema } from './user-forms';
+import { VERBATIM } from '../shared/form-fields';
 
 export function CreateUserPage() {
   const session = useSession();
@@ -37,7 +38,7 @@ export function CreateUserPage() {
             <OutcomeAlert outcome={creating.outcome} />
             <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
             <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" error={fields.email.errors?.[0]} />
-            <TextInput {...getInputProps(fields.username, { type: 'text' })} key={fields.username.key} label="Username" description="For services that want one, such as Gitea. Left empty, it is made from the email" autoComplete="off" error={fields.username.errors?.[0]} />
+            <TextInput {...getInputProps(fields.username, { type: 'text' })} key={fields.username.key} {...VERBATIM} label="Username" description="For services that want one, such as Gitea. Left empty, it is made from the email" autoComplete="off" error={fields.username.errors?.[0]} />
             <PasswordInput {...getInputProps(fields.password, { type: 'password' })} key={fields.password.key} label="Password" autoComplete="new-password" error={fields.password.errors?.[0]} />
             <PasswordInput {...getInputProps(fields.repeat_password, { type: 'password' })} key={fields.repeat_password.key} label="Repeat Password" autoComplete="new-password" error={fields.repeat_password.errors?.[0]} />
             <GroupsInput key={fields.groups.key} field={fields.groups} />

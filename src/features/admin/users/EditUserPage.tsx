@@ -20,6 +20,7 @@ import { SetPasswordSection } from './SetPasswordSection';
 import { TwoStepAdminSection } from './TwoStepAdminSection';
 import { GroupsInput } from './GroupsInput';
 import { editUserFormSchema } from './user-forms';
+import { VERBATIM } from '../shared/form-fields';
 
 function EditUserForm({ user }: { user: AdminUserDetail }) {
   const session = useSession();
@@ -70,7 +71,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
               error={fields.current_password.errors?.[0]}
             />
           )}
-          <TextInput {...getInputProps(fields.username, { type: 'text' })} key={fields.username.key} label="Username" description="Services that want one, such as Gitea, read it" autoComplete="off" error={fields.username.errors?.[0]} />
+          <TextInput {...getInputProps(fields.username, { type: 'text' })} key={fields.username.key} {...VERBATIM} label="Username" description="Services that want one, such as Gitea, read it" autoComplete="off" error={fields.username.errors?.[0]} />
           <TextInput {...getInputProps(fields.phone_number, { type: 'tel' })} key={fields.phone_number.key} label="Phone Number" error={fields.phone_number.errors?.[0]} />
           <GroupsInput key={fields.groups.key} field={fields.groups} />
           <Switch {...getInputProps(fields.is_admin, { type: 'checkbox' })} key={fields.is_admin.key} label="Is Admin" />
