@@ -151,7 +151,7 @@ export class Broker implements BrokerApi {
     const token = await this.accessToken(accountId, false);
     if (typeof token !== 'string') return answerInstead(token);
     const response = await fetch(withBearer(request, token));
-    void this.logouts.flush(vault); // the server answers: the logouts it has not taken can go now
+    this.logouts.flushIfAny(vault); // the server answers: the logouts it has not taken can go now
     if (response.status !== 401) return response;
     const renewed = await this.accessToken(accountId, true, token);
     if (typeof renewed !== 'string') return response;

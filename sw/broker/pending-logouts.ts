@@ -26,13 +26,23 @@ const taken = (answer: Response | undefined) => answer !== undefined && answer.s
  */
 export class PendingLogouts {
   private flushing: Promise<void> | undefined;
+  /** False once a flush here found the queue empty, until this context queues again: no vault read after every API answer. */
+  private mayHoldSome = true;
 
   constructor(private readonly origin: string) {}
 
   /** Sends the logout, and queues it unless the server took it. When it did, the queue goes too. */
   async end(vault: Vault, refreshToken: string): Promise<void> {
     if (taken(await this.send(refreshToken))) void this.flush(vault);
-    else await vault.queueLogout(refreshToken);
+    else {
+      this.mayHoldSome = true;
+      await vault.queueLogout(refreshToken);
+    }
+  }
+
+  /** A flush after an API call's answer, only when something may be queued (the page load and a connection back flush always). */
+  flushIfAny(vault: Vault): void {
+    if (this.mayHoldSome) void this.flush(vault);
   }
 
   /**
@@ -56,6 +66,7 @@ export class PendingLogouts {
       if (!taken(await this.send(refresh))) return;
       await vault.dropLogout(key);
     }
+    this.mayHoldSome = false;
   }
 
   private async send(refreshToken: string): Promise<Response | undefined> {
