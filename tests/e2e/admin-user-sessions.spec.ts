@@ -37,6 +37,17 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   await expect(page).toHaveURL(/page=3/);
   await expect(page.getByRole('row')).toHaveCount(4); // header + 3
   await checkScreen(page, 'admin-user-sessions');
+  // On a phone each session is a card: its status and its Revoke are on the screen, where a table
+  // scrolled sideways had them past its edge. It is still a table to a screen reader.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const card = page.getByRole('row').nth(1);
+  await expect(card.getByRole('cell')).toHaveCount(8);
+  const revokeBox = (await card.getByRole('button', { name: /^Revoke the session of/ }).boundingBox())!;
+  expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+  expect(await page.getByRole('region', { name: 'User Sessions' }).count()).toBe(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByRole('region', { name: 'User Sessions' })).toBeVisible();
   // An address past the last page (an old link) moves to the last page, without first saying there are no sessions.
   const sawNoSessions = await watchForText(page, 'No sessions found.');
   await page.goto(page.url().replace('page=3', 'page=7'));
