@@ -1,6 +1,6 @@
 import { Anchor, Code, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { discoveryLinksSchema } from '../../contract/oauth';
+import { loadDiscoveryLinks } from '../api/discovery';
 import { LockIcon } from '../ui/icons';
 import { NoticeCard } from '../ui/NoticeCard';
 
@@ -36,9 +36,8 @@ export function InsecureConnectionScreen() {
 function useSecureAddress(): URL | undefined {
   const [address, setAddress] = useState<URL>();
   useEffect(() => {
-    fetch('/.well-known/openid-configuration')
-      .then(async (response) => discoveryLinksSchema.parse(await response.json()).issuer)
-      .then((issuer) => {
+    loadDiscoveryLinks()
+      .then(({ issuer }) => {
         if (issuer.startsWith('https://')) setAddress(new URL(`${window.location.pathname}${window.location.search}`, issuer));
       })
       .catch(() => undefined); // the server out of reach: the page says what to do without the address

@@ -1,6 +1,7 @@
 import { Code, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { discoveryLinksSchema, type DiscoveryLinks } from '../../../../contract/oauth';
+import type { DiscoveryLinks } from '../../../../contract/oauth';
+import { loadDiscoveryLinks } from '../../../api/discovery';
 import { CopyButton } from '../../../ui/CopyButton';
 import { Detail } from '../shared/Detail';
 
@@ -14,9 +15,7 @@ import { Detail } from '../shared/Detail';
 export function ConnectionDetails({ service, clientId, publicClient }: { service: string; clientId: string; publicClient: boolean }) {
   const [links, setLinks] = useState<DiscoveryLinks | null>(null);
   useEffect(() => {
-    fetch('/.well-known/openid-configuration')
-      .then(async (response) => discoveryLinksSchema.parse(await response.json()))
-      .then(setLinks, (error: unknown) => console.error('Loading the discovery document failed', error));
+    loadDiscoveryLinks().then(setLinks, (error: unknown) => console.error('Loading the discovery document failed', error));
   }, []);
   if (!links) return null;
   const addresses: Array<[string, string, string?]> = [
