@@ -80,12 +80,13 @@ export class SessionsAdmin {
 
   /**
    * Revokes at once, through the owning capability: every replica refuses the session's tokens
-   * next time. `ended`: it was still open (a second revoke finds it ended and changes nothing).
+   * next time, and the tokens of the services signed in to from it. `ended`: it was still open (a
+   * second revoke finds it ended and changes nothing).
    */
   async revokeUserSession(id: string): Promise<{ userId: string; ended: boolean }> {
     const session = await this.userSessionRows.findById(id);
     if (!session) throw AppError.notFound('session');
-    return { userId: session.user_id, ended: await this.userSessionRows.revoke(id, this.clock()) };
+    return { userId: session.user_id, ended: await this.userSessionRows.revoke(id, this.clock(), true) };
   }
 
   async revokeServiceSession(id: string): Promise<{ userId: string; serviceId: string; ended: boolean }> {

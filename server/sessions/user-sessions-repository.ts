@@ -99,28 +99,45 @@ export class UserSessionsRepository {
    * Revokes a session and withdraws every token it still has; answers whether it was still open.
    * Tokens first, then the session, in the order a refresh takes them (postgres-rotation.ts): the
    * other order deadlocked on PostgreSQL with a refresh of the same session, which got a 500.
+   * `endServices`: the service sessions signed in to from it end too (see endServicesOf).
    */
-  async revoke(sessionId: string, now: number): Promise<boolean> {
+  async revoke(sessionId: string, now: number, endServices = false): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', '=', sessionId).where('rotated_at', 'is', null).execute();
       const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
+      if (endServices) await endServicesOf(tx, [sessionId], now);
       return ended.numUpdatedRows > 0n;
     });
   }
 
   /**
-   * Revokes every live session of a user, but `exceptSessionId`, and withdraws their tokens: two
-   * statements, however many sessions. Answers how many sessions it ended.
+   * Revokes every live session of a user, but `exceptSessionId`, and withdraws their tokens and
+   * the service sessions signed in to from them: a statement each, however many sessions. Answers
+   * how many sessions it ended.
    */
   async revokeAllForUser(userId: string, now: number, exceptSessionId?: string, db: Database = this.db): Promise<number> {
     return inTransaction(db, async (tx) => {
       let live = tx.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null);
       if (exceptSessionId) live = live.where('id', '!=', exceptSessionId);
       await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('session_id', 'in', live).where('rotated_at', 'is', null).execute();
-      const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', 'in', live).executeTakeFirst();
-      return Number(ended.numUpdatedRows);
+      const ended = await tx.updateTable('user_sessions').set({ revoked_at: now }).where('id', 'in', live).returning('id').execute();
+      await endServicesOf(tx, ended.map((row) => row.id), now);
+      return ended.length;
     });
   }
+}
+
+/**
+ * Ends the service sessions signed in to from these sessions, as Keycloak ends a revoked sign-in's
+ * client sessions: a laptop signed out from elsewhere, or by an administrator, must not stay
+ * signed in to Grafana. After the sessions' own rows, which a code exchange locks (for share)
+ * before it opens a service session: one that got there first is seen here, one that comes after
+ * finds its sign-in ended. A person signing out on the device itself leaves them: the services'
+ * sessions are theirs to end, on each service or under Personal Info.
+ */
+async function endServicesOf(tx: Database, sessionIds: string[], now: number): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await tx.updateTable('service_sessions').set({ revoked_at: now }).where('user_session_id', 'in', sessionIds).where('revoked_at', 'is', null).execute();
 }
 
 /** What an authenticated request knows of its user, read with the session: a profile call reads nothing else. */

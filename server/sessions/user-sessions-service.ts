@@ -151,20 +151,16 @@ export class UserSessionsService {
       .sort((a, b) => Number(b.current) - Number(a.current));
   }
 
-  /** Signs the person out on another of their devices; this device signs out from Home instead. */
+  /** Signs the person out on another of their devices, and out of the services signed in to there; this device signs out from Home instead. */
   async endOwnSession(auth: Authenticated, sessionId: string): Promise<void> {
     if (sessionId === auth.sessionId) throw AppError.thisDevice();
     const session = await this.sessions.findById(sessionId);
     // Someone else's session is "not found" too: ids say nothing about other accounts.
     if (!session || session.user_id !== auth.userId || session.revoked_at !== null) throw AppError.notFound('session');
-    await this.sessions.revoke(sessionId, this.clock());
+    await this.sessions.revoke(sessionId, this.clock(), true);
   }
 
-  async revoke(sessionId: string): Promise<void> {
-    await this.sessions.revoke(sessionId, this.clock());
-  }
-
-  /** Signs the person out everywhere but this device (a stranger may hold another); answers how many. */
+  /** Signs the person out everywhere but this device (a stranger may hold another), and out of the services signed in to there; answers how many. */
   endOtherOwnSessions(auth: Authenticated): Promise<number> {
     return this.sessions.revokeAllForUser(auth.userId, this.clock(), auth.sessionId);
   }

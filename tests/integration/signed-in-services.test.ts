@@ -142,3 +142,42 @@ describe('the services a person is signed in to', () => {
     expect((await oidcJson(f.issuer, 'GET', `/api/v1/admin/api-services/${vault.id}`, undefined, f.adminToken)).body.require_two_step).toBe(true);
   });
 });
+
+describe('a sign-in revoked from elsewhere', () => {
+  /** A second device of the user's: its own sign-in, and Grafana signed in to from it. */
+  async function laptopSignedIn(grafana: Service) {
+    const laptop = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body as { access: string; refresh: string };
+    const own = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/sessions', undefined, laptop.access)).body.items as Array<{ id: string; current: boolean }>;
+    return { ...laptop, sessionId: own.find((s) => s.current)!.id, grafana: await signInTo(grafana, laptop.access) };
+  }
+  const stillSignedIn = async (service: Service, tokens: { access_token: string; refresh_token: string }) =>
+    (await userinfo(tokens.access_token)).status === 200 && typeof (await tokenForm(service, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).access_token === 'string';
+
+  it('ends the services signed in to from it: revoked by an administrator, or signed out by the person from another device', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const here = await signInTo(grafana, f.user.access);
+    const revoke = [
+      (id: string) => oidcJson(f.issuer, 'PATCH', `/api/v1/admin/user-sessions/revoke/${id}`, {}, f.adminToken),
+      (id: string) => oidcJson(f.issuer, 'DELETE', `/api/v1/auth/sessions/${id}`, undefined, f.user.access),
+      () => oidcJson(f.issuer, 'DELETE', '/api/v1/auth/sessions', undefined, f.user.access),
+    ];
+    for (const [i, end] of revoke.entries()) {
+      const laptop = await laptopSignedIn(grafana);
+      expect((await end(laptop.sessionId)).status).toBe(200);
+      expect((await userinfo(laptop.grafana.access_token)).status, `way ${i}: its service's access token is refused at once`).toBe(401);
+      expect((await tokenForm(grafana, { grant_type: 'refresh_token', refresh_token: laptop.grafana.refresh_token })).error, `way ${i}`).toBe('invalid_grant');
+    }
+    // What this device signed in to is its own: it stays.
+    const [mine] = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, f.user.access)).body.items;
+    expect(mine).toMatchObject({ name: 'Grafana', sessions: 1 });
+    expect(await stillSignedIn(grafana, here)).toBe(true);
+  });
+
+  it('but a person signing out on the device itself leaves the services they signed in to there', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const laptop = await laptopSignedIn(grafana);
+    expect((await fetch(`${f.issuer}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${laptop.refresh}` } })).status).toBe(200);
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, laptop.access)).status).toBe(401);
+    expect(await stillSignedIn(grafana, laptop.grafana)).toBe(true);
+  });
+});

@@ -21,7 +21,7 @@ export function DevicesSection() {
   }));
 
   return (
-    <ProfileCard title="Devices" description="Where you are signed in to Home Guard. If you do not recognise one, sign it out and change your password.">
+    <ProfileCard title="Devices" description="Where you are signed in to Home Guard. A device signed out here is signed out of the services it signed in to as well. If you do not recognise one, sign it out and change your password.">
       <LoadFailedAlert message={error} onRetry={reload} />
       <SignOutList
         items={items ?? null}
