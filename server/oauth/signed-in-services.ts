@@ -57,6 +57,8 @@ export class SignedInServices {
         .where('expires_at', '>', now)
         .executeTakeFirst();
       const withdrawn = await tx.deleteFrom('consents').where('user_id', '=', userId).where('service_id', '=', serviceId).executeTakeFirst();
+      // A code given just before, not yet exchanged, would open a session after the approval is gone.
+      await tx.deleteFrom('oauth_codes').where('user_id', '=', userId).where('service_id', '=', serviceId).where('used_at', 'is', null).execute();
       if (ended.numUpdatedRows === 0n && withdrawn.numDeletedRows === 0n) throw AppError.notFound('signed-in service');
       return Number(ended.numUpdatedRows);
     });

@@ -7,7 +7,7 @@ import { hashToken } from '../sessions/tokens';
 import { letsIn } from './checks/check-allowed-groups';
 import { checkGrantType } from './checks/check-grant-type';
 import { checkPkceVerifier } from './checks/check-pkce';
-import { checkRedirectUriRepeated } from './checks/check-redirect-uri';
+import { checkRedirectUriRepeated, isRegistered } from './checks/check-redirect-uri';
 import { checkScopeWithin } from './checks/check-scope';
 import { takesSignIn } from './checks/check-two-step';
 import { OAuthError } from './oauth-error';
@@ -33,6 +33,12 @@ export type TokenResponse = {
 };
 
 const allowsRefresh = (service: ApiServiceRow) => (JSON.parse(service.grant_types) as string[]).includes('refresh_token');
+
+/** What was granted, less any scope the service has been given up since (openid is always its). */
+const stillOffered = (service: ApiServiceRow, granted: string[]): string[] => {
+  const offered = JSON.parse(service.scopes) as string[];
+  return granted.filter((scope) => scope === 'openid' || offered.includes(scope));
+};
 
 /** A service session ends SESSION_MAX_AGE after the sign-in it came from, however much it is refreshed. */
 export const serviceSignInEnd = (authTime: number, sessionMaxAgeSeconds: number): number => authTime + sessionMaxAgeSeconds * 1000;
@@ -66,6 +72,10 @@ export class TokenEndpoint {
       checkRedirectUriRepeated(code, request.redirect_uri);
       checkPkceVerifier(code.code_challenge, request.code_verifier);
       if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null || this.signInEnd(code.auth_time) <= now) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+      // The service's rules as they are now, as on a refresh: a redirect URI removed, a group
+      // dropped or two-step required in the minute since the code was given do not let it in.
+      if (!isRegistered(service, code.redirect_uri)) throw new OAuthError('invalid_grant', 'redirect_uri is no longer registered for this service');
+      if (!letsIn(service, user) || !takesSignIn(service, code.amr)) throw new OAuthError('invalid_grant', 'The service no longer lets this sign-in in');
     } catch (error) {
       // A code is good for one try: a wrong verifier cannot be followed by a guess.
       await this.serviceSessions.useCode(codeHash, now);
@@ -75,12 +85,12 @@ export class TokenEndpoint {
     const sessionId = timeOrderedUuid(now);
     const withRefresh = allowsRefresh(service);
     // offline_access asks for a refresh token: without one, the tokens do not claim it (RFC 6749 §5.1).
-    const scopes = code.scope.split(' ').filter((scope) => withRefresh || scope !== 'offline_access');
+    const scopes = stillOffered(service, code.scope.split(' ')).filter((scope) => withRefresh || scope !== 'offline_access');
     const expiresAt = Math.min(now + (withRefresh ? this.policy.refreshTokenTtlSeconds : this.issuer.accessTokenTtlSeconds) * 1000, this.signInEnd(code.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, withRefresh, expiresAt);
     // Using the code and opening the session are one transaction: one commit per exchange.
     const opened = await this.serviceSessions.openSessionWithCode(
-      { id: sessionId, service_id: service.id, user_id: user.id, user_session_id: code.user_session_id, scope: code.scope, ip_address: code.ip_address, auth_time: code.auth_time, amr: code.amr, issued_at: now, expires_at: expiresAt, last_active: now, revoked_at: null },
+      { id: sessionId, service_id: service.id, user_id: user.id, user_session_id: code.user_session_id, scope: scopes.join(' '), ip_address: code.ip_address, auth_time: code.auth_time, amr: code.amr, issued_at: now, expires_at: expiresAt, last_active: now, revoked_at: null },
       codeHash,
       tokens.rows,
     );
@@ -143,8 +153,7 @@ export class TokenEndpoint {
 
     // A narrower scope is for this access token only: the new refresh token keeps the grant (RFC 6749 §6),
     // less any scope the service has been given up since.
-    const offered = JSON.parse(service.scopes) as string[];
-    const granted = token.scope.split(' ').filter((scope) => scope === 'openid' || offered.includes(scope));
+    const granted = stillOffered(service, token.scope.split(' '));
     const scopes = checkScopeWithin(granted, request.scope);
     const expiresAt = Math.min(now + this.policy.refreshTokenTtlSeconds * 1000, this.signInEnd(token.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt, granted);

@@ -13,11 +13,15 @@ export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | u
     if (registered.length === 1) return registered[0]!;
     throw new OAuthError('invalid_request', 'redirect_uri is missing');
   }
-  const loopback = service.public_client === 1 ? loopbackAnyPort(redirectUri) : undefined;
-  if (!registered.some((uri) => uri === redirectUri || (loopback !== undefined && loopbackAnyPort(uri) === loopback))) {
-    throw new OAuthError('invalid_request', 'redirect_uri is not registered for this service');
-  }
+  if (!isRegistered(service, redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri is not registered for this service');
   return redirectUri;
+}
+
+/** Whether the service has this redirect URI, by the rules above. */
+export function isRegistered(service: Pick<ApiServiceRow, 'redirect_uris' | 'public_client'>, redirectUri: string): boolean {
+  const registered = JSON.parse(service.redirect_uris) as string[];
+  const loopback = service.public_client === 1 ? loopbackAnyPort(redirectUri) : undefined;
+  return registered.some((uri) => uri === redirectUri || (loopback !== undefined && loopbackAnyPort(uri) === loopback));
 }
 
 // http, the loopback IP literal, an optional port, then the rest as sent.
