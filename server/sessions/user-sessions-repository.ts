@@ -60,22 +60,43 @@ export class UserSessionsRepository {
   }
 
   /**
-   * Withdraws the live token keyed `liveKey` and stores `next` (a child of `parentKey`) in its
-   * place, sliding the session. A rotation replaces the presented token itself; a retry after a
-   * lost answer replaces the unused successor, which then names no successor of its own, and the
-   * presented token names the new one instead. Returns false, changing nothing, when `liveKey`
-   * was no longer live: a concurrent request got there first.
+   * Withdraws the presented token, if it is still live, and stores `next` (its child) in its
+   * place, sliding the session. Returns false, changing nothing, when it was no longer live: a
+   * concurrent request got there first.
    */
-  async replaceLiveToken(liveKey: string, parentKey: string, next: SplitToken, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
-    const rotation = liveKey === parentKey;
-    if (rotation && this.onPostgres) {
-      const stored = { 'next.token_key': next.key, 'next.verifier_hash': next.verifierHash, 'next.session_id': sessionId, 'next.parent_key': parentKey, 'next.created_at': now, 'next.rotated_at': null, 'next.replaced_by': null };
-      return (await rotateRefreshTokenInOneStatement(this.db, { liveKey, now, expiresAt, ...stored })).rows.length === 1;
+  async rotateToken(presentedKey: string, next: SplitToken, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+    const stored = { tokenKey: next.key, verifierHash: next.verifierHash, sessionId, parentKey: presentedKey, now };
+    if (this.onPostgres) {
+      const row = { 'next.token_key': next.key, 'next.verifier_hash': next.verifierHash, 'next.session_id': sessionId, 'next.parent_key': presentedKey, 'next.created_at': now, 'next.rotated_at': null, 'next.replaced_by': null };
+      return (await rotateRefreshTokenInOneStatement(this.db, { liveKey: presentedKey, now, expiresAt, ...row })).rows.length === 1;
     }
     return this.db.transaction().execute(async (tx) => {
-      if (changedRows(await withdrawToken(tx, { liveKey, now, replacedBy: rotation ? next.key : null })) !== 1) return false;
-      if (!rotation) await tx.updateTable('refresh_tokens').set({ replaced_by: next.key }).where('token_key', '=', parentKey).execute();
-      await insertToken(tx, { tokenKey: next.key, verifierHash: next.verifierHash, sessionId, parentKey, now });
+      if (changedRows(await withdrawToken(tx, { liveKey: presentedKey, now, replacedBy: next.key })) !== 1) return false;
+      await insertToken(tx, stored);
+      await slideSession(tx, { sessionId, now, expiresAt });
+      return true;
+    });
+  }
+
+  /**
+   * For a presented token rotated within `graceMs` of now: withdraws the successor it was rotated
+   * to, if that is unused (its answer was lost on the way), and stores `next` in its place, which
+   * the presented token then names. False, changing nothing, otherwise. The presented token's row
+   * is locked first, so requests presenting it at once take their turns, each replacing the one
+   * before: read without the lock, a successor could be replaced between its read and its
+   * withdrawal, and the request took that for a used one.
+   */
+  async replaceUnusedSuccessor(presentedKey: string, graceMs: number, next: SplitToken, sessionId: string, now: number, expiresAt: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      let read = tx.selectFrom('refresh_tokens').select(['rotated_at', 'replaced_by']).where('token_key', '=', presentedKey);
+      if (this.onPostgres) read = read.forUpdate();
+      const presented = await read.executeTakeFirst();
+      // Within it either way: after the clock was set back, a rotation "in the future" is no licence
+      // for as long as the clock was wrong.
+      if (presented?.rotated_at == null || Math.abs(now - presented.rotated_at) > graceMs || presented.replaced_by === null) return false;
+      if (changedRows(await withdrawToken(tx, { liveKey: presented.replaced_by, now, replacedBy: null })) !== 1) return false;
+      await tx.updateTable('refresh_tokens').set({ replaced_by: next.key }).where('token_key', '=', presentedKey).execute();
+      await insertToken(tx, { tokenKey: next.key, verifierHash: next.verifierHash, sessionId, parentKey: presentedKey, now });
       await slideSession(tx, { sessionId, now, expiresAt });
       return true;
     });

@@ -89,18 +89,8 @@ export class UserSessionsService {
 
     const next = newSplitToken(now);
     const expiresAt = this.expiry(now, token.session_issued_at);
-    let issued = false;
-    if (token.rotated_at === null) {
-      issued = await this.sessions.replaceLiveToken(presented, presented, next, sessionId, now, expiresAt);
-    }
-    if (!issued) {
-      const latest = (await this.sessions.findToken(presented))!;
-      const child = latest.replaced_by === null ? undefined : await this.sessions.findToken(latest.replaced_by);
-      const withinGrace = latest.rotated_at !== null && now - latest.rotated_at <= this.policy.refreshGraceSeconds * 1000;
-      if (withinGrace && child && child.rotated_at === null) {
-        issued = await this.sessions.replaceLiveToken(child.token_key, presented, next, sessionId, now, expiresAt);
-      }
-    }
+    let issued = token.rotated_at === null && (await this.sessions.rotateToken(presented, next, sessionId, now, expiresAt));
+    if (!issued) issued = await this.sessions.replaceUnusedSuccessor(presented, this.policy.refreshGraceSeconds * 1000, next, sessionId, now, expiresAt);
     if (!issued) {
       // Already ended (a sign-out or a revoke racing this refresh withdrew the token): no copy was
       // used, and no one is told one was. Nor twice, when two copies come at once.

@@ -95,6 +95,35 @@ describe('access and refresh tokens', () => {
     expect((await profile(retry.body.access)).status).toBe(401);
   });
 
+  it('one token presented by several requests at once (a client without a lock around its refresh) leaves the session live, on either database', async () => {
+    const user = await registerAndLogin(t.app);
+    for (let round = 0; round < 5; round++) {
+      const session = await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const answers = await Promise.all(Array.from({ length: 6 }, () => refresh(user.refresh)));
+      expect(answers.map((answer) => answer.status), `round ${round}`).toEqual(Array(6).fill(200));
+      const ended = await t.db.selectFrom('user_sessions').select('revoked_at').where('id', '=', session.id).executeTakeFirstOrThrow();
+      expect(ended.revoked_at, `round ${round}: nobody used a copy`).toBeNull();
+      // The last one to replace its predecessor holds the live token; the others' tokens were withdrawn.
+      const live = await t.db.selectFrom('refresh_tokens').select('token_key').where('session_id', '=', session.id).where('rotated_at', 'is', null).execute();
+      expect(live).toHaveLength(1);
+      const holder = answers.find((answer) => answer.body.refresh.startsWith(`${live[0]!.token_key}.`))!;
+      const next = await refresh(holder.body.refresh);
+      expect(next.status, `round ${round}: the live token's holder refreshes`).toBe(200);
+      user.refresh = next.body.refresh;
+      t.advance(11_000); // past the grace window: each round starts from a token used once
+    }
+    expect(await t.db.selectFrom('audit_events').select('kind').where('kind', '=', 'token-reused').execute()).toEqual([]);
+  });
+
+  it('a clock set back does not stretch the grace window: an old token presented later is a copy', async () => {
+    const user = await registerAndLogin(t.app);
+    expect((await refresh(user.refresh)).status).toBe(200);
+    t.advance(-3_600_000); // NTP corrects a clock that ran an hour fast
+    t.advance(40_000);
+    expect((await refresh(user.refresh)).status).toBe(401);
+    expect(await t.db.selectFrom('user_sessions').select('revoked_at').where('user_id', '=', user.id).executeTakeFirstOrThrow()).not.toEqual({ revoked_at: null });
+  });
+
   it('a replay within the grace window after the new token was used still revokes', async () => {
     const user = await registerAndLogin(t.app);
     const second = await refresh(user.refresh);

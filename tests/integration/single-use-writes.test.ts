@@ -79,8 +79,8 @@ it('a first-party refresh token rotates once: a second claim stores no successor
   const now = f.t.app.services.clock();
   const [second, third] = [newSplitToken(now), newSplitToken(now)];
 
-  expect(await sessions.replaceLiveToken(key, key, second, sessionId, now + 1_000, now + 90_000)).toBe(true);
-  expect(await sessions.replaceLiveToken(key, key, third, sessionId, now + 2_000, now + 120_000)).toBe(false);
+  expect(await sessions.rotateToken(key, second, sessionId, now + 1_000, now + 90_000)).toBe(true);
+  expect(await sessions.rotateToken(key, third, sessionId, now + 2_000, now + 120_000)).toBe(false);
 
   expect(await sessions.findById(sessionId)).toMatchObject({ last_active: now + 1_000, expires_at: now + 90_000 });
   expect(await sessions.findToken(key)).toMatchObject({ rotated_at: now + 1_000, replaced_by: second.key });
