@@ -86,8 +86,8 @@ export class SigningKeys {
 
   /** The key that signs now; a rotation by another process is picked up within a minute. */
   async signingKey(alg: SigningAlg): Promise<ActiveKey> {
+    if (!this.loadedWithin(RELOAD_AFTER_MS)) await this.load();
     const now = this.clock();
-    if (now - this.loadedAt > RELOAD_AFTER_MS) await this.load();
     let retiring: SigningCandidate | undefined;
     let next: SigningCandidate | undefined;
     for (const candidate of this.candidates.values()) {
@@ -109,9 +109,8 @@ export class SigningKeys {
    * trusted here for as long as tokens came signed by them.
    */
   async verificationKey(kid: string): Promise<CryptoKey | undefined> {
-    const sinceLoad = this.clock() - this.loadedAt;
     // At most one reload a second, so tokens with made-up kids cannot drive database reads.
-    if (sinceLoad > RELOAD_AFTER_MS || (!this.publicKeys.has(kid) && sinceLoad > UNKNOWN_KID_RELOAD_MS)) await this.load();
+    if (!this.loadedWithin(this.publicKeys.has(kid) ? RELOAD_AFTER_MS : UNKNOWN_KID_RELOAD_MS)) await this.load();
     return this.publicKeys.get(kid);
   }
 
@@ -122,8 +121,17 @@ export class SigningKeys {
 
   /** Public JWKs of every key still published, as of the last load (at most a minute ago). */
   async publishedJwks(): Promise<JWK[]> {
-    if (this.clock() - this.loadedAt > RELOAD_AFTER_MS) await this.load();
+    if (!this.loadedWithin(RELOAD_AFTER_MS)) await this.load();
     return this.jwks;
+  }
+
+  /**
+   * Whether the keys were loaded at most `ms` ago. A load "in the future" is not recent: after the
+   * clock was set back, keys another process deleted were used until the clock caught up.
+   */
+  private loadedWithin(ms: number): boolean {
+    const since = this.clock() - this.loadedAt;
+    return since >= 0 && since <= ms;
   }
 
   private async create(alg: SigningAlg): Promise<string> {

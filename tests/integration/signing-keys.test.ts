@@ -83,6 +83,22 @@ it('replaced at once by another process (the command line): a running server ref
   await running.close();
 });
 
+it('replaced at once by the command line after the running server\'s clock was set back: keys loaded "in the future" are reloaded all the same', async () => {
+  const hours = 2 * 3_600_000;
+  let now = Date.now() + hours; // the clock ran two hours fast after a power cut
+  const running = await buildApp(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: t.database.dataDir }), { db: t.db, clock: () => now, logger: false });
+  const user = await registerAndLogin(t.app);
+  const before = (await call(running, 'GET', '/.well-known/jwks.json')).body.keys as Array<{ kid: string }>;
+  now -= hours; // NTP sets it right
+  const made = await t.app.services.keys.replaceAll();
+  now += 61_000;
+  expect((await call(running, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(401);
+  const after = ((await call(running, 'GET', '/.well-known/jwks.json')).body.keys as Array<{ kid: string }>).map((key) => key.kid);
+  expect(after.sort()).toEqual(made.map(({ kid }) => kid).sort());
+  expect(after.some((kid) => before.some((old) => old.kid === kid))).toBe(false);
+  await running.close();
+});
+
 it('reloads keys for an unknown kid at most once a second, so made-up kids cannot drive database reads', async () => {
   let now = Date.now();
   let queries = 0;
