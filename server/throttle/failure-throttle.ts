@@ -40,7 +40,7 @@ export class FailureThrottle {
     for (const [key, rule] of entries) {
       const row = rows.find((r) => r.key === key);
       const windowEnd = row ? row.window_start + rule.windowSeconds * 1000 : 0;
-      if (row && windowEnd > now && row.failures >= rule.limit) {
+      if (row && row.window_start <= now && windowEnd > now && row.failures >= rule.limit) {
         throw AppError.tooManyAttempts((windowEnd - now) / 1000);
       }
     }
@@ -153,7 +153,9 @@ export class CountedAttempt {
   }
 }
 
-// Every sign-in and client authentication runs these: compiled once (see preparedQuery).
+// Every sign-in and client authentication runs these: compiled once (see preparedQuery). A window
+// that starts after now was opened while the clock ran fast: it has ended, or a minute's lockout
+// would last as long as the clock was wrong.
 const addFailure = preparedQuery((db, value) => {
   const [now, windowStartedBefore] = [value<number>('now'), value<number>('windowStartedBefore')];
   return db
@@ -161,8 +163,8 @@ const addFailure = preparedQuery((db, value) => {
     .values({ key: value<string>('key'), window_start: now, failures: 1 })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        failures: sql`case when throttle.window_start <= ${windowStartedBefore} then 1 else throttle.failures + 1 end`,
-        window_start: sql`case when throttle.window_start <= ${windowStartedBefore} then ${now} else throttle.window_start end`,
+        failures: sql`case when throttle.window_start <= ${windowStartedBefore} or throttle.window_start > ${now} then 1 else throttle.failures + 1 end`,
+        window_start: sql`case when throttle.window_start <= ${windowStartedBefore} or throttle.window_start > ${now} then ${now} else throttle.window_start end`,
       }),
     )
     .returning(['failures', 'window_start']);

@@ -166,6 +166,18 @@ describe('sign-in', () => {
     expect(later.status).toBe(200);
   });
 
+  it("a lockout begun while the server's clock ran fast does not last as long as the clock was wrong", async () => {
+    const user = await registerAndLogin(t.app);
+    t.advance(3 * 3_600_000); // three hours fast, after a power cut
+    for (let i = 0; i < 5; i++) expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: `Wrong-${i}` } })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(429);
+    t.advance(-3 * 3_600_000); // NTP sets it right
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
+    // And the new window counts as before.
+    for (let i = 0; i < 5; i++) expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: `Wrong-again-${i}` } })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(429);
+  });
+
   it('keeps no one out of their account from where they signed in lately, however many fail elsewhere (ASVS 2.2.1)', async () => {
     const user = await registerAndLogin(t.app); // signed in from 127.0.0.1
     const from = (remoteAddress: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password }, remoteAddress });
