@@ -113,8 +113,8 @@ export class TokenEndpoint {
 
   /** A replayed code, as it is now: whatever it issued is revoked (RFC 6749 §4.1.2). */
   private async replayed(code: Pick<CodeRow, 'service_session_id' | 'user_id' | 'service_id'> | undefined, now: number, client: ClientInfo | undefined): Promise<never> {
-    if (code?.service_session_id) {
-      await this.serviceSessions.revokeSession(code.service_session_id, now);
+    // Recorded once, by the replay that ended the session: the next ones would fill the log.
+    if (code?.service_session_id && (await this.serviceSessions.revokeSession(code.service_session_id, now))) {
       await this.reused('code', code.user_id, code.service_id, client);
     }
     throw new OAuthError('invalid_grant', 'The code has already been used');
@@ -133,8 +133,7 @@ export class TokenEndpoint {
     const sessionId = token.service_session_id;
     if (token.used_at !== null) {
       // Service refresh tokens rotate without grace: a second use means a copy exists.
-      await this.serviceSessions.revokeSession(sessionId, now);
-      await this.reused('refresh-token', token.user_id, service.id, client);
+      if (await this.serviceSessions.revokeSession(sessionId, now)) await this.reused('refresh-token', token.user_id, service.id, client);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
     // The sign-in's end is checked too: a session opened before SESSION_MAX_AGE was lowered still has the old end.
@@ -158,8 +157,7 @@ export class TokenEndpoint {
     const expiresAt = Math.min(now + this.policy.refreshTokenTtlSeconds * 1000, this.signInEnd(token.auth_time));
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt, granted);
     if (!(await this.serviceSessions.rotate(token.token_key, sessionId, now, expiresAt, tokens.rows))) {
-      await this.serviceSessions.revokeSession(sessionId, now);
-      await this.reused('refresh-token', token.user_id, service.id, client);
+      if (await this.serviceSessions.revokeSession(sessionId, now)) await this.reused('refresh-token', token.user_id, service.id, client);
       throw new OAuthError('invalid_grant', 'The refresh token has already been used');
     }
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, expiresAt: tokens.accessExpiresAt, scopes });
