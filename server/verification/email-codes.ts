@@ -145,8 +145,6 @@ export class EmailCodes {
     const row = await this.db.selectFrom('email_otps').selectAll().where('user_id', '=', userId).executeTakeFirst();
     if (!row || row.expires_at <= now) throw AppError.codeExpired();
     if (row.attempts >= CODE_MAX_ATTEMPTS) throw AppError.codeUsedUp();
-    // Counted before it is judged, so parallel guesses cannot pass the day's limit either.
-    const guess = await this.throttle.count([wrongKey(userId)]).catch(rethrowAs(AppError.codeGuessesUsedUp));
     // Count the attempt first and atomically, so parallel guesses cannot exceed the limit.
     const counted = await this.db
       .updateTable('email_otps')
@@ -159,9 +157,12 @@ export class EmailCodes {
       // The same code sent twice (a double submit) is then told verified once the first is done,
       // not "wrong" while the first is still writing. Each loss means another guess counted, so
       // this ends within CODE_MAX_ATTEMPTS rounds.
-      await guess.forgive();
       return this.check(userId, code);
     }
+    // Then against the day's limit, before it is judged, so parallel guesses cannot pass that
+    // either. Only guesses the code took get here: counted before, thirty guesses sent at once
+    // each counted one for a moment, and some were told the day's twenty were used up.
+    const guess = await this.throttle.count([wrongKey(userId)]).catch(rethrowAs(AppError.codeGuessesUsedUp));
     if (!sameBytes(hashCode(userId, code), Buffer.from(row.code_hash, 'base64'))) {
       throw row.attempts + 1 >= CODE_MAX_ATTEMPTS ? AppError.codeUsedUp() : AppError.codeWrong();
     }

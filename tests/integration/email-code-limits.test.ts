@@ -168,6 +168,21 @@ describe('the limits per account', () => {
     expect((await confirm(user.access, mailer.codes()[4]!)).body.email_verified).toBe(true);
   });
 
+  it("judges five of thirty guesses sent at once, and tells none of the others that the day's guesses are used up", async () => {
+    const mailer = switchableMailer();
+    t = await startTestApp(LONG_TOKENS, { mailer });
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const wrong = otherThan(mailer.codes()[0]!);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => confirm(user.access, wrong)));
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error)).toEqual([]);
+    expect(answers.filter((answer) => answer.body.error === 'The code is not correct').length).toBeLessThanOrEqual(4);
+    // The day's count is of the guesses judged, and a new code can be asked for and used.
+    t.advance(61_000);
+    expect((await sendCode(user.access)).status).toBe(200);
+    expect((await confirm(user.access, mailer.codes()[1]!)).status).toBe(200);
+  });
+
   it('does not count a right code as a wrong one', async () => {
     const mailer = switchableMailer();
     t = await startTestApp(LONG_TOKENS, { mailer });
