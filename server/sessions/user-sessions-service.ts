@@ -87,8 +87,10 @@ export class UserSessionsService {
     const sessionId = token.session_id;
     const presented = token.token_key;
 
-    const next = newSplitToken(now);
     const expiresAt = this.expiry(now, token.session_issued_at);
+    // Ended by a SESSION_MAX_AGE lowered since it was stored: no tokens that could not work.
+    if (expiresAt <= now) throw AppError.invalidToken();
+    const next = newSplitToken(now);
     let issued = token.rotated_at === null && (await this.sessions.rotateToken(presented, next, sessionId, now, expiresAt));
     if (!issued) issued = await this.sessions.replaceUnusedSuccessor(presented, this.policy.refreshGraceSeconds * 1000, next, sessionId, now, expiresAt);
     if (!issued) {

@@ -1,5 +1,7 @@
 import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -213,6 +215,15 @@ describe('access and refresh tokens', () => {
     t.advance(31_000); // the access token has 29 s left, the session none
     expect((await profile(tokens.access)).status).toBe(401);
     expect((await refresh(tokens.refresh)).status).toBe(401);
+  });
+
+  it('refuses the refresh of a session past a SESSION_MAX_AGE lowered since, instead of handing out tokens that cannot work', async () => {
+    const user = await registerAndLogin(t.app);
+    const now = Date.now() + 2 * 3600 * 1000;
+    const restarted = await buildApp(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: t.database.dataDir, SESSION_MAX_AGE: '3600' }), { db: t.db, clock: () => now, logger: false });
+    const refused = await call(restarted, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
+    expect(refused.status).toBe(401);
+    await restarted.close();
   });
 
   it('refuses a token of a deleted user', async () => {
