@@ -69,6 +69,16 @@ export class ApiServicesRepository {
     if (unchangedSince !== undefined) update = update.where('updated_at', '=', unchangedSince);
     return (await update.executeTakeFirst()).numUpdatedRows === 1n;
   }
+
+  /** Deletes the service with its sessions, tokens, codes and approvals (the foreign keys cascade); answers whether it was there. */
+  async delete(id: string): Promise<boolean> {
+    return (await this.db.deleteFrom('api_services').where('id', '=', id).executeTakeFirst()).numDeletedRows === 1n;
+  }
+
+  /** Ends every open session at the service: the tokens they issued stop working at once. */
+  async endSessions(serviceId: string, now: number): Promise<void> {
+    await this.db.updateTable('service_sessions').set({ revoked_at: now }).where('service_id', '=', serviceId).where('revoked_at', 'is', null).execute();
+  }
 }
 
 // Client authentication reads it on every token, introspection and revocation request.

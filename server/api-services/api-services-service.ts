@@ -121,6 +121,9 @@ export class ApiServicesService {
     }, input.edit_version === undefined ? undefined : row.updated_at);
     // Changed by someone else between the check above and this write (or deleted meanwhile).
     if (!found) throw (await this.services.findById(id)) ? AppError.changedMeanwhile('service') : AppError.notFound('API service');
+    // Its refresh tokens were given to a client that had to show its secret with them; one leaked
+    // from its backend would now work with the client_id alone.
+    if (becomesPublic) await this.services.endSessions(id, this.clock());
     const service = await this.get(id);
     const rest = (of: ApiService) => JSON.stringify({ ...of, is_active: null, updated_at: null, edit_version: null });
     return { service, turned: service.is_active !== current.is_active, changed: rest(service) !== rest(current) };
@@ -133,6 +136,17 @@ export class ApiServicesService {
     if (active === current.is_active) return { service: current, changed: false };
     await this.services.update(id, { is_active: active ? 1 : 0, updated_at: this.clock() });
     return { service: await this.get(id), changed: true };
+  }
+
+  /**
+   * Deletes a service for good: everyone signed in to it is signed out, its client_id and secret
+   * authenticate nothing, and a new service is needed to connect the app again. Answers what it
+   * was, for the audit log, which keeps its events under the name it had.
+   */
+  async delete(id: string): Promise<{ id: string; name: string }> {
+    const current = await this.get(id);
+    if (!(await this.services.delete(id))) throw AppError.notFound('API service');
+    return { id, name: current.name };
   }
 
   /** Issues a new secret; the old one stops working at once. */

@@ -132,7 +132,7 @@ describe('making a service public or confidential (admin)', () => {
     expect((await admin('GET', `/api/v1/admin/api-services/${created.id}`)).body.public_client).toBe(true);
   });
 
-  it('ends the old secret when a service becomes public, so making it confidential again needs new credentials', async () => {
+  it('ends the old secret, and the sessions given with it, when a service becomes public, so making it confidential again needs new credentials', async () => {
     const service = await f.createService();
     const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid'] };
     const authenticates = async (secret: string) => {
@@ -140,7 +140,10 @@ describe('making a service public or confidential (admin)', () => {
       return answer.body.error === 'invalid_grant'; // past client authentication
     };
     expect(await authenticates(service.clientSecret!)).toBe(true);
+    const { tokens } = await f.signInToService(await f.relyingParty(service));
     expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, { ...edit, public_client: true })).body.public_client).toBe(true);
+    // A refresh token given with the secret, leaked from the service's backend, needs none now: it has ended.
+    expect((await form('/api/v1/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: service.clientId })).body.error).toBe('invalid_grant');
     expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, { ...edit, public_client: false })).body.public_client).toBe(false);
     expect(await authenticates(service.clientSecret!)).toBe(false);
     const renewed = (await admin('POST', `/api/v1/admin/api-services/${service.id}/credentials`, {})).body.credentials;

@@ -14,7 +14,7 @@ const PUBLIC_CLIENT = 'For mobile, desktop and single-page apps, which cannot ke
 /** What the switch does to a service's secret, when editing one. */
 const publicClientEffect = (mode: 'create' | 'edit', isPublic: boolean) => {
   if (mode === 'create') return PUBLIC_CLIENT;
-  return isPublic ? `${PUBLIC_CLIENT}. Turned off, it needs new credentials: regenerate them on its page` : `${PUBLIC_CLIENT}. Turned on, its current secret stops working`;
+  return isPublic ? `${PUBLIC_CLIENT}. Turned off, it needs new credentials: regenerate them on its page` : `${PUBLIC_CLIENT}. Turned on, its current secret stops working and everyone signed in to it is signed out`;
 };
 
 /** Create and edit share this form; only creating shows the 'Enabled by default' toggle. */
