@@ -6,6 +6,7 @@ import { ConfigError, insecureSettings, loadConfig, type Config } from './config
 import { migrateWhenReachable, openDatabase, type Database } from './db/database';
 import { DatabaseProblem } from './db/database-problems';
 import { ensurePwaBuilt } from './http/pwa-build';
+import { clockBehindDatabase } from './operations/clock-check';
 import { lowerBackgroundThreads } from './operations/thread-priority';
 import { homeGuardVersion } from './version';
 
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   await migrateWhenReachable(db, config.databaseWaitSeconds, (line) => process.stderr.write(`home-guard: ${line}\n`));
   const app = await buildApp(config, { db });
   for (const warning of insecureSettings(config)) app.log.warn(warning);
+  const clockBehind = await clockBehindDatabase(db, Date.now());
+  if (clockBehind) app.log.warn(clockBehind);
   app.log.info({ dialect, database: location }, 'database ready');
 
   stopOnSignals(app, db);

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runTs } from '../support/server-process';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { clockBehindDatabase } from '../../server/operations/clock-check';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 
 let t: TestApp;
@@ -20,6 +21,16 @@ it('answers /healthz, and /readyz only while the database is reachable and migra
   const migrating = await call(t.app, 'GET', '/readyz');
   expect(migrating.status).toBe(503);
   expect(migrating.body).toEqual({ status: 'migrating' });
+});
+
+it('says at start when the clock reads earlier than the latest event the database recorded', async () => {
+  await registerAndLogin(t.app); // recorded: registered, signed in
+  const now = Date.now();
+  expect(await clockBehindDatabase(t.db, now)).toBeUndefined();
+  expect(await clockBehindDatabase(t.db, now - 60_000), 'a replica a minute behind another').toBeUndefined();
+  const [latest] = await t.db.selectFrom('audit_events').select('at').orderBy('at', 'desc').limit(1).execute();
+  const warning = await clockBehindDatabase(t.db, Number(latest!.at) - 3 * 3_600_000);
+  expect(warning).toMatch(/^the clock reads \d{4}-\d\d-\d\d \d\d:\d\d UTC, before the latest event the database recorded \(\d{4}-[^)]+ UTC\): set the system clock \(NTP\)/);
 });
 
 it('backs up a live SQLite database with every account in it (PostgreSQL is pointed to pg_dump)', async () => {
