@@ -67,6 +67,10 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     return recorded(request, 'service-credentials-regenerated', await apiServices.get(request.params.id), { credentials });
   });
 
+  app.delete('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: z.object({}), ...errors } } }, async (request) =>
+    recorded(request, 'service-deleted', await apiServices.delete(request.params.id), {}),
+  );
+
   app.get('/api/v1/api-services/client/:clientId', { schema: { params: z.object({ clientId: z.string().max(200) }), response: { 200: publicServiceSchema, 404: errorBodySchema } } }, async (request) =>
     apiServices.publicInfo(request.params.clientId),
   );

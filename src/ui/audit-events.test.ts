@@ -22,6 +22,7 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('service-signed-in', null, 'Grafana')).toBe('Signed in to Grafana');
   expect(line('service-changed', 'Old Name', 'New Name')).toBe('Service changed: New Name');
   expect(line('service-turned-off', 'Gitea')).toBe('Service turned off: Gitea');
+  expect(line('service-deleted', 'Gitea')).toBe('Service deleted: Gitea');
   expect(line('service-session-revoked', null, 'Immich')).toBe('Signed out of Immich');
   expect(line('service-session-revoked', 'approval-only', 'Immich')).toBe('Approval withdrawn from Immich');
   expect(line('token-reused', 'refresh-token')).toBe('Refresh token used twice: the device was signed out');

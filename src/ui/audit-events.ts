@@ -81,6 +81,8 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       return `Service turned off: ${service}`;
     case 'service-credentials-regenerated':
       return `New credentials: ${service}`;
+    case 'service-deleted':
+      return `Service deleted: ${service}`;
   }
 }
 

@@ -221,6 +221,34 @@ test('Disable, Enable and Regenerate act once however often they are clicked, an
   await checkScreen(page, 'admin-service-toggle-failed');
 });
 
+test('an administrator deletes a service once they confirm: it leaves the list, and its credentials authenticate nothing', async ({ page }) => {
+  const name = `Retired ${Date.now().toString(36)}`;
+  const { id, clientId, clientSecret } = await createService(E2E_ADMIN, { name, redirect_uris: ['https://retired.home.lan/callback'] });
+  const authenticates = async () => {
+    const answer = await fetch(`${E2E_URL}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'none', client_id: clientId, client_secret: clientSecret }) });
+    return (await answer.json()).error !== 'invalid_client';
+  };
+  await page.goto(`/auth/login?from=${encodeURIComponent(`/admin/api-services/view/${id}`)}`);
+  await signIn(page, E2E_ADMIN);
+  const deleteButton = page.getByRole('main').getByRole('button', { name: 'Delete', exact: true });
+  await deleteButton.click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this service?' });
+  await expect(dialog).toContainText(`Everyone signed in to ${name} is signed out`);
+  await checkScreen(page, 'admin-service-delete');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(await authenticates(), 'cancelled: nothing changed').toBe(true);
+
+  await expect(dialog).toBeHidden();
+  await deleteButton.click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page).toHaveURL(/\/admin\/api-services$/);
+  await expect(page.getByRole('heading', { name: 'API Services' })).toBeVisible();
+  await expect(page.getByRole('link', { name })).toHaveCount(0);
+  expect(await authenticates()).toBe(false);
+  await page.goto(`/admin/api-services/view/${id}`);
+  await expect(page.getByText('This service does not exist.')).toBeVisible();
+});
+
 test('Create clicked again after its answer was lost, and a reload, makes one service, whose secret is the one shown', async ({ page, context }) => {
   let sent = 0;
   await context.route('**/api/v1/admin/api-services', async (route) => {

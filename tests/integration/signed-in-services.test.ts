@@ -181,3 +181,33 @@ describe('a sign-in revoked from elsewhere', () => {
     expect(await stillSignedIn(grafana, laptop.grafana)).toBe(true);
   });
 });
+
+describe('a service deleted by an administrator', () => {
+  it('signs everyone out of it, authenticates it no more, leaves nothing of it, and keeps its events under its name', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const immich = await f.createService({ name: 'Immich' });
+    const dashboards = await signInTo(grafana, f.user.access);
+    const photos = await signInTo(immich, f.user.access);
+    const remove = (id: string, token = f.adminToken) => oidcJson(f.issuer, 'DELETE', `/api/v1/admin/api-services/${id}`, undefined, token);
+
+    expect((await remove(grafana.id, f.user.access)).status, 'for administrators only').toBe(403);
+    expect((await userinfo(dashboards.access_token)).status).toBe(200);
+    expect((await remove(grafana.id)).status).toBe(200);
+    expect((await userinfo(dashboards.access_token)).status).toBe(401);
+    expect((await tokenForm(grafana, { grant_type: 'refresh_token', refresh_token: dashboards.refresh_token })).error).toBe('invalid_client');
+    expect((await oidcJson(f.issuer, 'GET', `/api/v1/admin/api-services/${grafana.id}`, undefined, f.adminToken)).status).toBe(404);
+    expect((await oidcJson(f.issuer, 'GET', `/api/v1/api-services/client/${grafana.clientId}`)).status).toBe(404);
+    for (const table of ['service_sessions', 'consents', 'oauth_codes'] as const) {
+      expect(await f.t.db.selectFrom(table).select('service_id').where('service_id', '=', grafana.id).execute(), table).toEqual([]);
+    }
+    // Nobody else's service is touched.
+    expect((await signedIn(f.user.access)).map((service) => service.name)).toEqual(['Immich']);
+    expect((await userinfo(photos.access_token)).status).toBe(200);
+    // Gone: deleting it again, or what never was, is 404.
+    expect((await remove(grafana.id)).status).toBe(404);
+    expect((await remove('no-such-service')).status).toBe(404);
+
+    const [deleted] = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/audit-log?group=services', undefined, f.adminToken)).body.items;
+    expect(deleted).toMatchObject({ kind: 'service-deleted', service_id: grafana.id, service: null, detail: 'Grafana' });
+  });
+});

@@ -1,4 +1,5 @@
 import { Badge, Button, Code, Group, Paper, SimpleGrid, Text } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
 import { apiServiceSchema, credentialsSchema } from '../../../../contract/services';
@@ -23,7 +24,8 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
   const session = useSession();
   const { data: service, loading, notFound, reload, replace } = useApiData(`/api/v1/admin/api-services/${encodeURIComponent(serviceId)}`, apiServiceSchema);
   const action = useAsyncAction('Changing the service');
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'regenerate' | 'delete' | null>(null);
+  const navigate = useNavigate();
   const [credentials, setCredentials] = useState<Credentials | null>(null);
 
   if (!service) return <RecordPlaceholder loading={loading} notFound={notFound} loadingLabel="Loading API Service..." missing="This service does not exist." title="API Service" list="/admin/api-services" />;
@@ -37,9 +39,15 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
     });
   const regenerate = () =>
     action.run(async () => {
-      setConfirming(false);
+      setConfirming(null);
       const answer = await callApi(session.connection, 'POST', `/api/v1/admin/api-services/${service.id}/credentials`, z.object({ credentials: credentialsSchema }));
       setCredentials(answer.credentials);
+    });
+  const remove = () =>
+    action.run(async () => {
+      setConfirming(null);
+      await callApi(session.connection, 'DELETE', `/api/v1/admin/api-services/${service.id}`, z.object({}));
+      await navigate({ to: '/admin/api-services' });
     });
 
   return (
@@ -57,6 +65,9 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
           <ButtonLink to="/admin/api-services/edit/$serviceId" params={{ serviceId: service.id }}>
             Edit
           </ButtonLink>
+          <Button variant="subtle" color="red" disabled={action.busy} onClick={() => setConfirming('delete')}>
+            Delete
+          </Button>
         </Group>
       }
     >
@@ -90,7 +101,7 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
             ) : (
               <Group gap="sm">
                 <Code>••••••••••••••••</Code>
-                <Button size="xs" variant="default" onClick={() => setConfirming(true)}>
+                <Button size="xs" variant="default" onClick={() => setConfirming('regenerate')}>
                   Regenerate Credentials
                 </Button>
               </Group>
@@ -100,12 +111,20 @@ export function ServiceViewPage({ serviceId }: { serviceId: string }) {
       </Paper>
       <ConnectionDetails service={service.name} clientId={service.client_id} publicClient={service.public_client} />
       <ConfirmDialog
-        opened={confirming}
+        opened={confirming === 'regenerate'}
         title="Regenerate credentials?"
         message={`The current client secret stops working at once; ${service.name} must be given the new one.`}
         confirmLabel="Regenerate"
-        onCancel={() => setConfirming(false)}
+        onCancel={() => setConfirming(null)}
         onConfirm={() => void regenerate()}
+      />
+      <ConfirmDialog
+        opened={confirming === 'delete'}
+        title="Delete this service?"
+        message={`Everyone signed in to ${service.name} is signed out, and its client ID and secret stop working: connecting it again needs a new service. To stop sign-ins for a while instead, disable it. This cannot be undone.`}
+        confirmLabel="Delete"
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => void remove()}
       />
       <CredentialsModal credentials={credentials} onClose={() => setCredentials(null)} />
     </AdminPage>
