@@ -44,6 +44,17 @@ export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
 /** `detail` of a service-session-revoked event when no session was live: only the approval was withdrawn. */
 export const SERVICE_APPROVAL_ONLY = 'approval-only';
 
+/**
+ * The detail of an administrator's event about a service: its name at the time (a name holds no
+ * line break), and for a change, what changed (the settings' names), after a line break.
+ */
+export const serviceDetail = (name: string, changed: readonly string[] = []): string => (changed.length ? `${name}\n${changed.join(', ')}` : name);
+
+export function readServiceDetail(detail: string): { name: string; changed: string[] } {
+  const [name = '', changed] = detail.split('\n');
+  return { name, changed: changed ? changed.split(', ') : [] };
+}
+
 /** `detail` of a token-reused event: what was presented a second time, ending the session it belonged to. */
 export type ReusedToken = 'refresh-token' | 'code';
 

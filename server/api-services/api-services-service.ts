@@ -31,6 +31,20 @@ const storedSettings = (input: ApiServiceInput) => ({
 } as const);
 
 /** Services (OpenID Connect clients) as administrators manage them. */
+const SETTINGS = ['name', 'description', 'redirect_uris', 'post_logout_redirect_uris', 'scopes', 'grant_types', 'icon_url', 'launch_url', 'id_token_signed_response_alg', 'allowed_groups'] as const;
+
+/**
+ * What an edit changed, for the audit log: the settings by name, and the two that weaken or
+ * strengthen sign-ins by their direction ("who turned two-step off?"). Turning the service on or
+ * off is an event of its own.
+ */
+export function changedServiceFields(before: ApiService, after: ApiService): string[] {
+  const changed: string[] = SETTINGS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  if (before.require_two_step !== after.require_two_step) changed.push(after.require_two_step ? 'two-step-required' : 'two-step-not-required');
+  if (before.public_client !== after.public_client) changed.push(after.public_client ? 'made-public' : 'made-confidential');
+  return changed;
+}
+
 export class ApiServicesService {
   constructor(
     private readonly services: ApiServicesRepository,
@@ -93,9 +107,9 @@ export class ApiServicesService {
 
   /**
    * Answers the service as it is now, whether it was turned on or off (`is_active`, when sent), and
-   * whether anything else changed: the form sent back as it was changes nothing.
+   * what else changed (changedServiceFields): the form sent back as it was changes nothing.
    */
-  async update(id: string, input: ApiServiceUpdate): Promise<{ service: ApiService; turned: boolean; changed: boolean }> {
+  async update(id: string, input: ApiServiceUpdate): Promise<{ service: ApiService; turned: boolean; changed: string[] }> {
     const row = await this.services.findById(id);
     if (!row) throw AppError.notFound('API service');
     if (input.edit_version !== undefined && input.edit_version !== serviceEditVersion(row)) throw AppError.changedMeanwhile('service');
@@ -125,8 +139,7 @@ export class ApiServicesService {
     // from its backend would now work with the client_id alone.
     if (becomesPublic) await this.services.endSessions(id, this.clock());
     const service = await this.get(id);
-    const rest = (of: ApiService) => JSON.stringify({ ...of, is_active: null, updated_at: null, edit_version: null });
-    return { service, turned: service.is_active !== current.is_active, changed: rest(service) !== rest(current) };
+    return { service, turned: service.is_active !== current.is_active, changed: changedServiceFields(current, service) };
   }
 
   /** To the state wanted, or without one to the other state; answers whether it changed. */

@@ -16,7 +16,7 @@ import {
   listQuerySchema,
   publicServiceSchema,
 } from '../../contract/services';
-import type { AuditEventKind } from '../../contract/audit';
+import { serviceDetail, type AuditEventKind } from '../../contract/audit';
 import { AppError } from '../errors';
 import type { Services } from '../services';
 
@@ -31,8 +31,9 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     items: await apiServices.list(request.query.search),
   }));
 
-  const recorded = <T>(request: FastifyRequest, kind: AuditEventKind, service: { id: string; name: string }, answer: T): Promise<T> =>
-    services.audit.recordedAnswer(request, { kind, serviceId: service.id, detail: service.name }, answer);
+  // The detail names the service as it is named now, for when it is gone; a change adds what changed.
+  const recorded = <T>(request: FastifyRequest, kind: AuditEventKind, service: { id: string; name: string }, answer: T, changed: string[] = []): Promise<T> =>
+    services.audit.recordedAnswer(request, { kind, serviceId: service.id, detail: serviceDetail(service.name, changed) }, answer);
 
   // A field the form does not take is refused (.strict()), not dropped with a 200 that says it was saved.
   app.post('/api/v1/admin/api-services', { ...admin, schema: { body: apiServiceInputSchema.strict(), response: { 200: createdApiServiceSchema, ...errors } } }, async (request) => {
@@ -53,7 +54,7 @@ export const apiServicesRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   app.put('/api/v1/admin/api-services/:id', { ...admin, schema: { params: idParams, body: apiServiceUpdateSchema.strict(), response: { 200: apiServiceSchema, ...errors } } }, async (request) => {
     const { service, turned, changed } = await apiServices.update(request.params.id, request.body);
     if (turned) await recorded(request, service.is_active ? 'service-turned-on' : 'service-turned-off', service, service);
-    return changed ? recorded(request, 'service-changed', service, service) : service;
+    return changed.length > 0 ? recorded(request, 'service-changed', service, service, changed) : service;
   });
 
   app.patch('/api/v1/admin/api-services/toggle/:id', { ...admin, schema: { params: idParams, body: apiServiceToggleSchema, response: { 200: apiServiceSchema, ...errors } } }, async (request) => {

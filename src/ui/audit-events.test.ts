@@ -21,6 +21,8 @@ it('words each kind of audit event, with what its detail says', () => {
   // The service by its name now; by its name then when it is gone.
   expect(line('service-signed-in', null, 'Grafana')).toBe('Signed in to Grafana');
   expect(line('service-changed', 'Old Name', 'New Name')).toBe('Service changed: New Name');
+  expect(line('service-changed', 'Grafana\nredirect_uris, two-step-not-required', 'Grafana')).toBe('Service changed: Grafana (redirect URIs, two-step sign-in no longer required)');
+  expect(line('service-changed', 'Old Name\nname, made-public')).toBe('Service changed: Old Name (name, made a public client)');
   expect(line('service-turned-off', 'Gitea')).toBe('Service turned off: Gitea');
   expect(line('service-deleted', 'Gitea')).toBe('Service deleted: Gitea');
   expect(line('service-session-revoked', null, 'Immich')).toBe('Signed out of Immich');

@@ -1,4 +1,4 @@
-import { SERVICE_APPROVAL_ONLY, type AuditEvent } from '../../contract/audit';
+import { readServiceDetail, SERVICE_APPROVAL_ONLY, type AuditEvent } from '../../contract/audit';
 
 const REFUSALS: Record<string, string> = { 'wrong-password': 'wrong password', 'wrong-code': 'wrong two-step code', disabled: 'account disabled' };
 const PASSWORD_CHANGES: Record<string, string> = {
@@ -18,6 +18,23 @@ const ACCOUNT_FIELDS: Record<string, string> = {
   groups: 'groups',
 };
 
+const SERVICE_FIELDS: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  redirect_uris: 'redirect URIs',
+  post_logout_redirect_uris: 'sign-out redirect URIs',
+  scopes: 'scopes',
+  grant_types: 'grant types',
+  icon_url: 'icon',
+  launch_url: 'home page',
+  id_token_signed_response_alg: 'ID token algorithm',
+  allowed_groups: 'allowed groups',
+  'two-step-required': 'two-step sign-in required',
+  'two-step-not-required': 'two-step sign-in no longer required',
+  'made-public': 'made a public client',
+  'made-confidential': 'made a confidential client',
+};
+
 /** One field of an account-changed event: "email:old:new" names both addresses (no email holds a colon). */
 function changedField(field: string): string {
   const [name, from, to] = field.split(':');
@@ -29,7 +46,7 @@ function changedField(field: string): string {
 export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | 'service'>): string {
   const detail = event.detail ?? '';
   // The service as it is named now; for the admin's changes to one, as it was named then when it is gone.
-  const service = event.service?.name ?? (event.kind.startsWith('service-') ? detail : '');
+  const service = event.service?.name ?? (event.kind.startsWith('service-') ? readServiceDetail(detail).name : '');
   switch (event.kind) {
     case 'signed-in':
       return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
@@ -73,8 +90,10 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       return `Signed out of ${service || 'a service'}`;
     case 'service-created':
       return `Service added: ${service}`;
-    case 'service-changed':
-      return `Service changed: ${service}`;
+    case 'service-changed': {
+      const { changed } = readServiceDetail(detail);
+      return changed.length ? `Service changed: ${service} (${changed.map((field) => SERVICE_FIELDS[field] ?? field).join(', ')})` : `Service changed: ${service}`;
+    }
     case 'service-turned-on':
       return `Service turned on: ${service}`;
     case 'service-turned-off':

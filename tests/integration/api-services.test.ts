@@ -75,7 +75,7 @@ describe('API services (admin)', () => {
     expect(events.map((event) => event.kind)).toEqual(['service-turned-off', 'service-turned-on', 'service-turned-off']);
   });
 
-  it('an edit logs what it changed: nothing for the form sent back as it was, a turn off for is_active', async () => {
+  it('an edit logs what it changed: nothing for the form sent back as it was, a turn off for is_active, and which settings', async () => {
     const { id } = (await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() })).body;
     const edit = (body: Record<string, unknown>) => call(t.app, 'PUT', `/api/v1/admin/api-services/${id}`, { token: admin.access, body });
     const logged = async () => (await t.db.selectFrom('audit_events').select('kind').where('service_id', '=', id).orderBy('id').execute()).map((event) => event.kind);
@@ -89,6 +89,16 @@ describe('API services (admin)', () => {
     const { is_active: _left, ...withoutState } = input({ name: 'Grafana Dashboards' });
     expect((await edit(withoutState)).body.is_active).toBe(false);
     expect(await logged()).toEqual(['service-created', 'service-changed', 'service-turned-off']);
+
+    // The change says what changed, the settings that weaken a sign-in by their direction.
+    const details = async () => (await t.db.selectFrom('audit_events').select('detail').where('service_id', '=', id).where('kind', '=', 'service-changed').orderBy('id').execute()).map((event) => event.detail);
+    await edit(input({ name: 'Grafana Dashboards', is_active: false, redirect_uris: ['https://grafana.home.lan/login/generic_oauth', 'https://grafana.lan/cb'], require_two_step: true }));
+    await edit(input({ name: 'Grafana Dashboards', is_active: false, redirect_uris: ['https://grafana.lan/cb'], require_two_step: false, public_client: true }));
+    expect(await details()).toEqual([
+      'Grafana Dashboards\nname',
+      'Grafana Dashboards\nredirect_uris, two-step-required',
+      'Grafana Dashboards\nredirect_uris, two-step-not-required, made-public',
+    ]);
   });
 
   it("refuses an edit made from a form read before another administrator's, which would undo their change", async () => {
