@@ -64,7 +64,7 @@ export class SessionsAdmin {
       .select([
         'service_sessions.id', 'service_sessions.service_id', 'service_sessions.user_id', 'service_sessions.ip_address', 'service_sessions.issued_at',
         'service_sessions.expires_at', 'service_sessions.last_active', 'service_sessions.revoked_at',
-        'users.full_name', 'users.profile_picture', 'api_services.name', 'api_services.icon_url', 'api_services.client_id',
+        'users.full_name', 'users.profile_picture', 'api_services.name', 'api_services.icon_url', 'api_services.client_id', 'api_services.is_active as service_active',
       ])
       .orderBy('service_sessions.issued_at', 'desc')
       .orderBy('service_sessions.id')
@@ -74,7 +74,11 @@ export class SessionsAdmin {
     const now = this.clock();
     return {
       total_pages: totalPages(Number(count), size),
-      items: rows.map((row) => ({ ...sessionFields(row, now), service_id: row.service_id, api_service: { name: row.name, icon_url: row.icon_url }, client_id: row.client_id })),
+      items: rows.map((row) => {
+        const fields = sessionFields(row, now);
+        // A disabled service's sessions answer nothing while it is off: not active, though not ended.
+        return { ...fields, is_active: fields.is_active && row.service_active === 1, service_id: row.service_id, api_service: { name: row.name, icon_url: row.icon_url }, client_id: row.client_id };
+      }),
     };
   }
 

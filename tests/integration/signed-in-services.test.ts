@@ -182,6 +182,21 @@ describe('a sign-in revoked from elsewhere', () => {
   });
 });
 
+describe('a service disabled by an administrator', () => {
+  it('has its sessions listed as not active while it is off, and as active again once it is on', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const tokens = await signInTo(grafana, f.user.access);
+    const listed = async () => ((await oidcJson(f.issuer, 'GET', '/api/v1/admin/service-sessions?page=1&size=10', undefined, f.adminToken)).body.items as Array<{ is_active: boolean; revoked_at: string | null }>).map(({ is_active, revoked_at }) => ({ is_active, revoked_at }));
+    const toggle = (is_active: boolean) => oidcJson(f.issuer, 'PATCH', `/api/v1/admin/api-services/toggle/${grafana.id}`, { is_active }, f.adminToken);
+    expect(await listed()).toEqual([{ is_active: true, revoked_at: null }]);
+    await toggle(false);
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+    expect(await listed()).toEqual([{ is_active: false, revoked_at: null }]);
+    await toggle(true);
+    expect(await listed()).toEqual([{ is_active: true, revoked_at: null }]);
+  });
+});
+
 describe('a service deleted by an administrator', () => {
   it('signs everyone out of it, authenticates it no more, leaves nothing of it, and keeps its events under its name', async () => {
     const grafana = await f.createService({ name: 'Grafana' });
