@@ -163,7 +163,7 @@ function rotateKeys(config: Config): Promise<string> {
 function replaceKeys(config: Config): Promise<string> {
   return withServices(config, async (services) => {
     const made = await services.keys.replaceAll();
-    return `new signing keys: ${made.map(({ alg, kid }) => `${alg} ${kid}`).join(', ')}, signing now; the old ones are deleted, and nothing they signed is accepted (a running server drops them within a minute)`;
+    return `new signing keys: ${made.map(({ alg, kid }) => `${alg} ${kid}`).join(', ')}, signing now; the old ones are deleted, and nothing they signed is accepted (a running server goes on signing with them until it reloads its keys, within a minute: restart it to end that at once)`;
   });
 }
 
