@@ -94,7 +94,8 @@ export class UsersAdmin {
 
   /**
    * Edits a user. A changed email must be verified again: codes and reset links mailed to the old
-   * address stop working, and the old address is told where the account's mail goes now. A phone
+   * address stop working, every service signs the person out, and the old address is told where
+   * the account's mail goes now. A phone
    * number, username or groups left out stay as they are. One's own email changes only with the
    * current password proved (`ownPasswordProved`), as on Personal Info.
    */
@@ -128,6 +129,9 @@ export class UsersAdmin {
       if (emailChanged) {
         await tx.deleteFrom('email_otps').where('user_id', '=', id).execute();
         await tx.deleteFrom('password_resets').where('user_id', '=', id).execute();
+        // Services signed in to went on refreshing under an address no longer proved, where every
+        // new sign-in is refused until it is: they ask again, once the person has verified it.
+        await this.serviceSessions.revokeAllForUser(id, this.clock(), tx);
       }
       return { ...current, emailChanged, newEmail: email };
     });

@@ -182,6 +182,23 @@ describe('a sign-in revoked from elsewhere', () => {
   });
 });
 
+describe("an email address changed by an administrator", () => {
+  it('signs the person out of every service: it is no longer proved, and each asks again once it is', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const tokens = await signInTo(grafana, f.user.access);
+    const [olivia] = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/users?search=olivia', undefined, f.adminToken)).body.items;
+    const edited = await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${olivia.id}`, { full_name: olivia.full_name, email: 'olivia.new@oidc.test', is_admin: false }, f.adminToken);
+    expect(edited.body).toMatchObject({ email: 'olivia.new@oidc.test', email_verified: false });
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+    expect((await tokenForm(grafana, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).error).toBe('invalid_grant');
+    // A name alone changes nothing of that.
+    const again = await signInTo(grafana, f.adminToken);
+    const [admin] = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/users?search=admin%40oidc', undefined, f.adminToken)).body.items;
+    await oidcJson(f.issuer, 'PUT', `/api/v1/admin/users/${admin.id}`, { full_name: 'Admin Renamed', email: admin.email, is_admin: true }, f.adminToken);
+    expect((await userinfo(again.access_token)).status).toBe(200);
+  });
+});
+
 describe('a service disabled by an administrator', () => {
   it('has its sessions listed as not active while it is off, and as active again once it is on', async () => {
     const grafana = await f.createService({ name: 'Grafana' });

@@ -60,7 +60,7 @@ function EditUserForm({ user }: { user: AdminUserDetail }) {
           <OutcomeAlert outcome={saving.outcome} />
           <input {...getInputProps(fields.edit_version, { type: 'hidden' })} key={fields.edit_version.key} />
           <TextInput {...getInputProps(fields.full_name, { type: 'text' })} key={fields.full_name.key} label="Name" error={fields.full_name.errors?.[0]} />
-          <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again" error={fields.email.errors?.[0]} />
+          <TextInput {...getInputProps(fields.email, { type: 'email' })} key={fields.email.key} label="Email" description="A new address must be verified again, and signs the account out of every service" error={fields.email.errors?.[0]} />
           {ownEmailChanging && (
             <PasswordInput
               {...getInputProps(fields.current_password, { type: 'password' })}
