@@ -95,9 +95,9 @@ export class UsersAdmin {
   /**
    * Edits a user. A changed email must be verified again: codes and reset links mailed to the old
    * address stop working, every service signs the person out, and the old address is told where
-   * the account's mail goes now. A phone
-   * number, username or groups left out stay as they are. One's own email changes only with the
-   * current password proved (`ownPasswordProved`), as on Personal Info.
+   * the account's mail goes now. A phone number, username or groups left out stay as they are.
+   * One's own email changes only with the current password proved (`ownPasswordProved`), as on
+   * Personal Info.
    */
   async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated, ownPasswordProved = false): Promise<AdminUserDetail> {
     const before = await this.changingAdministrators(async (tx, enabledAdmins) => {

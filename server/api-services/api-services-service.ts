@@ -30,7 +30,6 @@ const storedSettings = (input: ApiServiceInput) => ({
   public_client: input.public_client ? 1 : 0,
 } as const);
 
-/** Services (OpenID Connect clients) as administrators manage them. */
 const SETTINGS = ['name', 'description', 'redirect_uris', 'post_logout_redirect_uris', 'scopes', 'grant_types', 'icon_url', 'launch_url', 'id_token_signed_response_alg', 'allowed_groups'] as const;
 
 /**
@@ -45,6 +44,7 @@ export function changedServiceFields(before: ApiService, after: ApiService): str
   return changed;
 }
 
+/** Services (OpenID Connect clients) as administrators manage them. */
 export class ApiServicesService {
   constructor(
     private readonly services: ApiServicesRepository,
