@@ -77,7 +77,18 @@ export class AuditLog {
       if (search?.trim()) {
         const accounts = eb.selectFrom('users').select('users.id').where((users) => users.or([contains('users.full_name', search), contains('users.email', search)]));
         const services = eb.selectFrom('api_services').select('api_services.id').where(contains('api_services.name', search));
-        terms.push(eb.or([eb('audit_events.user_id', 'in', accounts), eb('audit_events.service_id', 'in', services), contains('audit_events.detail', search), contains('audit_events.ip_address', search)]));
+        // Deleted, an account or a service is found by the name its deletion recorded, with all its events.
+        const deletions = (kind: AuditEventKind) => eb.selectFrom('audit_events as deletion').where('deletion.kind', '=', kind).where(contains('deletion.detail', search));
+        terms.push(
+          eb.or([
+            eb('audit_events.user_id', 'in', accounts),
+            eb('audit_events.service_id', 'in', services),
+            eb('audit_events.user_id', 'in', deletions('account-deleted').select('deletion.user_id')),
+            eb('audit_events.service_id', 'in', deletions('service-deleted').select('deletion.service_id')),
+            contains('audit_events.detail', search),
+            contains('audit_events.ip_address', search),
+          ]),
+        );
       }
       return eb.and(terms);
     };

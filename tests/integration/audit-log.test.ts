@@ -87,8 +87,9 @@ describe('the audit log', () => {
       'account-deleted: Tom Later <tom.l@oidc.test>', 'account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed', 'account-enabled', 'account-disabled', 'password-changed: set-by-administrator', 'account-changed: made-admin, groups', 'account-created',
     ]);
     expect(tomsEvents.every((event) => event.user === null && event.actor?.full_name === 'Admin')).toBe(true);
-    expect(kinds(await adminLog('&search=TOM.L@oidc')), 'a deleted account is found by the line that names it').toEqual(['account-deleted: Tom Later <tom.l@oidc.test>', 'account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed']);
-    expect(kinds(await adminLog('&search=tom@oidc')), 'and by the address it had before').toEqual(['account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed']);
+    expect(kinds(await adminLog('&search=TOM.L@oidc')), 'a deleted account is found, with all its events, by the name and address its deletion recorded').toEqual(kinds(tomsEvents));
+    expect(kinds(await adminLog('&search=tom later')), 'by its name too').toEqual(kinds(tomsEvents));
+    expect(kinds(await adminLog('&search=tom@oidc')), 'and the line naming the address it had before').toEqual(['account-changed: full_name, email:tom@oidc.test:tom.l@oidc.test, admin-removed']);
 
     // A service, and a person signing in to it.
     const service = await f.createService({ name: 'Gitea' });
@@ -98,6 +99,11 @@ describe('the audit log', () => {
     const serviceEvents = (await adminLog('&search=gitea')).filter((event) => event.service_id === service.id);
     expect(kinds(serviceEvents)).toEqual(['service-turned-off: Gitea', 'service-credentials-regenerated: Gitea', 'service-signed-in', 'service-created: Gitea']);
     expect(serviceEvents[2]).toMatchObject({ user: { full_name: 'Olivia Ident' }, service: { name: 'Gitea', icon_url: null } });
+    // Deleted, it is found by the name its deletion recorded, with its earlier events.
+    expect((await admin('DELETE', `/api/v1/admin/api-services/${service.id}`)).status).toBe(200);
+    const afterDeletion = (await adminLog('&search=gitea')).filter((event) => event.service_id === service.id);
+    expect(kinds(afterDeletion)).toEqual(['service-deleted: Gitea', ...kinds(serviceEvents)]);
+    expect(afterDeletion.every((event) => event.service === null)).toBe(true);
   });
 
   it('shows a person what an administrator did to their account but not who, nor from where; their own, from where', async () => {
