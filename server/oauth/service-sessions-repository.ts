@@ -150,6 +150,7 @@ const tokenInContext = preparedQuery((db, value) =>
       'service_sessions.auth_time',
       'service_sessions.amr',
       'api_services.is_active as service_is_active',
+      'api_services.grant_types as service_grant_types',
       'users.email',
       'users.email_verified',
       'users.full_name',

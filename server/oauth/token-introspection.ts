@@ -31,6 +31,8 @@ export class TokenIntrospection {
     const row = await this.serviceSessions.findTokenInContext(token);
     if (!row || row.expires_at <= now || row.used_at !== null || serviceSignInEnd(row.auth_time, this.sessionMaxAgeSeconds) <= now) return undefined;
     if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1 || row.user_disabled_at !== null) return undefined;
+    // A refresh token of a service no longer given the refresh grant is refused by the token endpoint.
+    if (row.kind === 'refresh' && !(JSON.parse(row.service_grant_types) as string[]).includes('refresh_token')) return undefined;
     return { ...row, scopes: row.scope.split(' ') };
   }
 

@@ -101,3 +101,11 @@ it('a code given before the service changed, or before the person withdrew their
   expect(await refusal(exchange)).toMatch(/^invalid_grant: /);
   expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, f.user.access)).body.items).toEqual([]);
 });
+
+it('a service no longer given the refresh grant is told at introspection that its refresh tokens are not active, as its token endpoint refuses them', async () => {
+  const { service, config, refreshToken } = await signedIn();
+  expect((await client.tokenIntrospection(config, refreshToken)).active).toBe(true);
+  await editService(service, { grant_types: ['authorization_code'] });
+  expect((await client.tokenIntrospection(config, refreshToken)).active).toBe(false);
+  expect((await refused(config, refreshToken))?.error).toBe('unauthorized_client');
+});
