@@ -213,6 +213,9 @@ export class AppError extends Error {
   static accountDisabled() {
     return new AppError(403, 'This account is disabled; ask an administrator to enable it');
   }
+  static ownSignOutElsewhere() {
+    return new AppError(409, 'Sign your own other devices out from Personal Info, which keeps this one signed in');
+  }
   static cannotDisableSelf() {
     return new AppError(409, 'You cannot disable your own account');
   }

@@ -12,7 +12,7 @@ import {
   serviceSessionSchema,
   userSessionSchema,
 } from '../../contract/admin';
-import { emptyBodySchema } from '../../contract/accounts';
+import { emptyBodySchema, otherDevicesSignedOutSchema } from '../../contract/accounts';
 import { errorBodySchema } from '../../contract/errors';
 import { listQuerySchema } from '../../contract/services';
 import { requestSource } from '../audit/audit-log';
@@ -59,6 +59,10 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     const user = await usersAdmin.setDisabled(request.params.id, request.body.disabled, request.auth!);
     if (wasDisabled === request.body.disabled) return user; // nothing changed
     return recorded(request, { kind: request.body.disabled ? 'account-disabled' : 'account-enabled', userId: user.id }, user);
+  });
+  app.post('/api/v1/admin/users/:id/sign-out', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: otherDevicesSignedOutSchema, ...errors } } }, async (request) => {
+    const devices = await usersAdmin.signOutEverywhere(request.params.id, request.auth!);
+    return recorded(request, { kind: 'user-session-revoked', userId: request.params.id, detail: `everywhere:${devices}` }, { signed_out: devices });
   });
   // For someone who lost their authenticator app: answers the user's details.
   app.delete('/api/v1/admin/users/:id/two-step', { ...admin, schema: { params: idParams, body: emptyBodySchema, response: { 200: adminUserDetailSchema, ...errors } } }, async (request) => {

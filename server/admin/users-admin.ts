@@ -158,6 +158,19 @@ export class UsersAdmin {
   }
 
   /**
+   * Signs someone out of Home Guard on every device and of every service, for a device lost or
+   * taken, without a new password or disabling the account: they may sign in again at once.
+   * Answers how many devices it signed out.
+   */
+  async signOutEverywhere(id: string, by: Authenticated): Promise<number> {
+    if (id === by.userId) throw AppError.ownSignOutElsewhere();
+    await this.row(id);
+    const devices = await this.sessions.revokeAllForUser(id);
+    await this.serviceSessions.revokeAllForUser(id, this.clock());
+    return devices;
+  }
+
+  /**
    * Disables an account, or enables it again. Disabled, it is signed out of Home Guard on every
    * device and of every service at once (their tokens stop working), and cannot sign in; nothing
    * of it is deleted. Asking for the state it is already in changes nothing (a disabled account's

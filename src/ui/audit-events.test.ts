@@ -18,6 +18,7 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('user-session-revoked')).toBe('A device signed out');
   expect(line('user-session-revoked', 'other-devices:1')).toBe('1 other device signed out');
   expect(line('user-session-revoked', 'other-devices:3')).toBe('3 other devices signed out');
+  expect(line('user-session-revoked', 'everywhere:2')).toBe('Signed out of every device and service');
   // The service by its name now; by its name then when it is gone.
   expect(line('service-signed-in', null, 'Grafana')).toBe('Signed in to Grafana');
   expect(line('service-changed', 'Old Name', 'New Name')).toBe('Service changed: New Name');

@@ -76,6 +76,7 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
     case 'account-deleted':
       return `Account deleted: ${detail}`;
     case 'user-session-revoked': {
+      if (/^everywhere:\d+$/.test(detail)) return 'Signed out of every device and service';
       const others = /^other-devices:(\d+)$/.exec(detail);
       if (!others) return 'A device signed out';
       return others[1] === '1' ? '1 other device signed out' : `${others[1]} other devices signed out`;

@@ -199,6 +199,35 @@ describe("an email address changed by an administrator", () => {
   });
 });
 
+describe('an administrator signing someone out everywhere', () => {
+  it('ends every device and every service of theirs, leaves them free to sign in, and refuses their own account', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const phone = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body as { access: string };
+    const tokens = await signInTo(grafana, f.user.access);
+    const theirs = await signInTo(grafana, f.adminToken);
+    const [olivia] = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/users?search=olivia', undefined, f.adminToken)).body.items;
+    const signOut = (id: string, token = f.adminToken) => oidcJson(f.issuer, 'POST', `/api/v1/admin/users/${id}/sign-out`, {}, token);
+
+    expect((await signOut(olivia.id, f.user.access)).status, 'for administrators only').toBe(403);
+    const devices = ((await oidcJson(f.issuer, 'GET', '/api/v1/admin/user-sessions?page=1&size=100&search=olivia', undefined, f.adminToken)).body.items as Array<{ is_active: boolean }>).filter((s) => s.is_active).length;
+    expect(devices).toBeGreaterThanOrEqual(2); // the fixture's sign-ins and the phone
+    const done = await signOut(olivia.id);
+    expect([done.status, done.body]).toEqual([200, { signed_out: devices }]);
+    for (const device of [f.user.access, phone.access]) expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, device)).status).toBe(401);
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+    expect((await tokenForm(grafana, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).error).toBe('invalid_grant');
+    expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).status, 'free to sign in again').toBe(200);
+    expect((await userinfo(theirs.access_token)).status, 'nobody else is touched').toBe(200);
+
+    const [admin] = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/users?search=admin%40oidc', undefined, f.adminToken)).body.items;
+    const own = await signOut(admin.id);
+    expect([own.status, own.body.error]).toEqual([409, 'Sign your own other devices out from Personal Info, which keeps this one signed in']);
+    expect((await signOut('no-such-user')).status).toBe(404);
+    const events = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/audit-log?user_id=${olivia.id}`, undefined, f.adminToken)).body.items as Array<{ kind: string }>;
+    expect(events.filter((event) => event.kind === 'user-session-revoked')).toEqual([expect.objectContaining({ detail: `everywhere:${devices}`, actor: expect.objectContaining({ full_name: 'Admin' }) })]);
+  });
+});
+
 describe('a service disabled by an administrator', () => {
   it('has its sessions listed as not active while it is off, and as active again once it is on', async () => {
     const grafana = await f.createService({ name: 'Grafana' });
