@@ -165,8 +165,13 @@ export class UsersAdmin {
   async signOutEverywhere(id: string, by: Authenticated): Promise<number> {
     if (id === by.userId) throw AppError.ownSignOutElsewhere();
     await this.row(id);
+    return this.endEverySession(id, this.clock());
+  }
+
+  /** Signs out every device and every service of the account; answers how many devices. */
+  private async endEverySession(id: string, now: number): Promise<number> {
     const devices = await this.sessions.revokeAllForUser(id);
-    await this.serviceSessions.revokeAllForUser(id, this.clock());
+    await this.serviceSessions.revokeAllForUser(id, now);
     return devices;
   }
 
@@ -188,8 +193,7 @@ export class UsersAdmin {
       return disabled;
     });
     if (nowDisabled) {
-      await this.sessions.revokeAllForUser(id);
-      await this.serviceSessions.revokeAllForUser(id, now);
+      await this.endEverySession(id, now);
       await this.db.deleteFrom('password_resets').where('user_id', '=', id).execute();
     }
     return this.get(id);
