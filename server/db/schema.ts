@@ -92,6 +92,12 @@ export interface FirstAdministratorTable {
   claimed_at: number;
 }
 
+/** How far the hourly prune has gone (ExpiredRows): the one row, id 1. */
+export interface PrunedThroughTable {
+  id: number;
+  at: number;
+}
+
 /** A mailed link to set a new password: the token is only in the mail, its SHA-256 here. */
 export interface PasswordResetsTable {
   token_hash: string;
@@ -251,6 +257,7 @@ export interface DB {
   email_otps: EmailOtpsTable;
   password_resets: PasswordResetsTable;
   first_administrator: FirstAdministratorTable;
+  pruned_through: PrunedThroughTable;
   authenticator_apps: AuthenticatorAppsTable;
   authenticator_app_setups: AuthenticatorAppSetupsTable;
   recovery_codes: RecoveryCodesTable;

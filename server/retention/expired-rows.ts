@@ -11,6 +11,10 @@ const CHUNK = 500;
 const CODES_KEPT_AFTER_EXPIRY_MS = 24 * HOUR_MS;
 // Throttle windows last at most a day (the verification codes'): a row whose window began a day ago counts nothing.
 const THROTTLE_ROWS_KEPT_MS = 24 * HOUR_MS;
+// How far a pass may move the time it prunes up to past the last pass's: a clock stepped months
+// ahead (set by hand, or an RTC read as local time) then costs a day's expiries a pass, not every
+// session and audit event it reads as expired. After a long stop, the passes catch up a day an hour.
+const STEP_MS = 24 * HOUR_MS;
 
 export type RetentionPolicy = {
   /**
@@ -47,8 +51,27 @@ export class ExpiredRows {
     private readonly clock: () => number,
   ) {}
 
-  async prune(): Promise<Pruned> {
+  /** Deletes what had expired by `through`: now, or a day past the last pass when now is further on. */
+  async prune(): Promise<{ through: number; deleted: Pruned }> {
+    const through = await this.nextHorizon();
+    const deleted = await this.pruneThrough(through);
+    await this.db
+      .insertInto('pruned_through')
+      .values({ id: 1, at: through })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ at: through }))
+      .execute();
+    return { through, deleted };
+  }
+
+  /** The last pass's time, or before any pass the latest event recorded, moved on by at most a day. */
+  private async nextHorizon(): Promise<number> {
     const now = this.clock();
+    const last = await this.db.selectFrom('pruned_through').select('at').where('id', '=', 1).executeTakeFirst();
+    const since = last ? Number(last.at) : Number((await this.db.selectFrom('audit_events').select((eb) => eb.fn.max('at').as('latest')).executeTakeFirst())?.latest ?? now);
+    return Math.min(now, since + STEP_MS);
+  }
+
+  private async pruneThrough(now: number): Promise<Pruned> {
     const db = this.db;
     const endedUserSessions = db.selectFrom('user_sessions').select('id').where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]));
     const endedServiceSessions = db.selectFrom('service_sessions').select('id').where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]));
@@ -100,7 +123,7 @@ export class ExpiredRows {
     const run = () => {
       // A pass still going (a large backlog) is not joined by a second one.
       running ??= this.prune()
-        .then((pruned) => log.info({ pruned }, 'expired rows pruned'))
+        .then(({ through, deleted }) => log.info({ pruned: deleted, through: new Date(through).toISOString() }, 'expired rows pruned'))
         .catch((error: unknown) => log.warn({ err: error }, 'pruning expired rows failed; trying again at the next interval'))
         .finally(() => (running = undefined));
     };

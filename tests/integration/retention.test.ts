@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiServiceInputSchema } from '../../contract/services';
+import type { Pruned } from '../../server/retention/expired-rows';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -14,7 +15,17 @@ afterEach(async () => t.close());
 
 const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', { token, body: {} });
 const profile = (token: string) => call(t.app, 'GET', '/api/v1/auth/profile', { token });
-const prune = () => t.app.services.expiredRows.prune();
+/** Prunes pass after pass until one reaches now (each goes at most a day past the last), adding up what they deleted. */
+async function pruneUpToNow(app = t.app): Promise<Pruned> {
+  const total = Object.fromEntries(Object.keys(nothing).map((table) => [table, 0])) as Pruned;
+  for (;;) {
+    const { through, deleted } = await app.services.expiredRows.prune();
+    for (const table of Object.keys(total) as Array<keyof Pruned>) total[table] += deleted[table];
+    if (through === app.services.clock()) return total;
+  }
+}
+const prune = () => pruneUpToNow();
+const nothing: Pruned = { refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 };
 const refreshTokens = () => t.db.selectFrom('refresh_tokens').select('token_key').execute();
 const auditEvent = (id: string, at: number, userId: string | null = null) => ({ id, at, kind: 'signed-in', user_id: userId, actor_id: userId, service_id: null, ip_address: null, device_info: null, detail: null });
 
@@ -44,7 +55,7 @@ describe('pruning expired rows', () => {
     // A copy still on record revokes the session, as before.
     expect((await refresh(stayingNext.body.refresh)).status).toBe(401);
     expect((await profile(latest.body.access)).status).toBe(401);
-    expect(await prune()).toEqual({ refresh_tokens: 3, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+    expect(await prune()).toEqual({ ...nothing, refresh_tokens: 3 });
   });
 
   it('deletes service tokens that expired or whose session ended, codes a day past expiry, old throttle rows, expired reset links and audit events past 90 days', async () => {
@@ -81,7 +92,7 @@ describe('pruning expired rows', () => {
     expect(await t.db.selectFrom('audit_events').select('id').where('id', 'like', '%days old').execute()).toEqual([{ id: '89 days old' }]);
     // Sessions ended a moment ago stay: the administrators' lists show ended ones.
     expect(await t.db.selectFrom('service_sessions').select('id').execute()).toHaveLength(3);
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+    expect(await prune()).toEqual(nothing);
   });
 
   it("deletes authenticator app setups past their hour, and refuses them before that's done", async () => {
@@ -128,7 +139,7 @@ describe('pruning expired rows', () => {
       const now = yearLong.app.services.clock();
       const daysOld = (days: number) => auditEvent(`${days} days old`, now - days * DAY);
       await yearLong.db.insertInto('audit_events').values([daysOld(366), daysOld(364), daysOld(91)]).execute();
-      expect((await yearLong.app.services.expiredRows.prune()).audit_events).toBe(1);
+      expect((await pruneUpToNow(yearLong.app)).audit_events).toBe(1);
       expect((await yearLong.db.selectFrom('audit_events').select('id').orderBy('at').execute()).map((row) => row.id)).toEqual(['364 days old', '91 days old']);
     } finally {
       await yearLong.close();
@@ -144,6 +155,43 @@ describe('pruning expired rows', () => {
     await pruning.stop();
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'expired rows pruned', pruned: { throttle: 1 } });
     expect(await t.db.selectFrom('throttle').select('key').execute()).toEqual([]);
+  });
+});
+
+describe('pruning with the clock stepped ahead', () => {
+  const pass = () => t.app.services.expiredRows.prune();
+
+  it('deletes a day more of expiries a pass, so what a clock months ahead reads as expired is still there once it is set right', async () => {
+    const user = await registerAndLogin(t.app);
+    const now = t.app.services.clock();
+    await t.db.insertInto('audit_events').values([auditEvent('89.5 days old', now - 89.5 * DAY, user.id), auditEvent('60 days old', now - 60 * DAY, user.id)]).execute();
+    expect(await pass()).toEqual({ through: now, deleted: nothing });
+
+    t.advance(200 * DAY);
+    expect(await pass()).toEqual({ through: now + DAY, deleted: { ...nothing, audit_events: 1 } });
+    expect(await pass()).toEqual({ through: now + 2 * DAY, deleted: nothing });
+
+    // Set right: the passes go by the clock again, and the session it read as 170 days expired refreshes.
+    t.advance(-200 * DAY + 60_000);
+    expect(await pass()).toEqual({ through: now + 60_000, deleted: nothing });
+    expect((await refresh(user.refresh)).status).toBe(200);
+    expect((await t.db.selectFrom('audit_events').select('id').where('id', 'like', '%days old').execute()).map((row) => row.id)).toEqual(['60 days old']);
+  });
+
+  it('starts, before any pass, from the latest event recorded, and after a long stop catches up a day a pass', async () => {
+    const user = await registerAndLogin(t.app);
+    const now = t.app.services.clock();
+    t.advance(100 * DAY);
+    expect((await pass()).through).toBe(now + DAY);
+    expect(await refreshTokens()).toHaveLength(1);
+    // The session expired 70 days ago (30 days without use); its refresh token goes on the pass that reaches its expiry.
+    let passes = 1;
+    while ((await refreshTokens()).length > 0) {
+      expect((await pass()).through).toBe(now + ++passes * DAY);
+    }
+    expect(passes).toBe(30);
+    expect((await pruneUpToNow()).user_sessions, 'ended 70 days ago: kept as long as the audit log').toBe(0);
+    expect((await refresh(user.refresh)).status).toBe(401);
   });
 });
 

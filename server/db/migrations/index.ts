@@ -25,6 +25,7 @@ import * as emailsInNfc from './2026-12-03T0300-emails-in-nfc';
 import * as authenticatorAppSetups from './2026-12-04T0000-authenticator-app-setups';
 import * as secondStepsSetUpUnproved from './2026-12-05T0000-second-steps-set-up-unproved';
 import * as avatarPaths from './2026-12-05T0100-avatar-paths';
+import * as prunedThrough from './2026-12-06T0000-pruned-through';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04T0000-authenticator-app-setups': authenticatorAppSetups,
   '2026-12-05T0000-second-steps-set-up-unproved': secondStepsSetUpUnproved,
   '2026-12-05T0100-avatar-paths': avatarPaths,
+  '2026-12-06T0000-pruned-through': prunedThrough,
 };
