@@ -74,6 +74,8 @@ export interface ThrottleTable {
   key: string;
   window_start: number;
   failures: number;
+  /** Of those, the sign-in attempts still being judged (FailureThrottle.judge), on any replica. */
+  judging: ColumnType<number, number | undefined, number>;
 }
 
 /** The one live email code of a user (a new request replaces it). */

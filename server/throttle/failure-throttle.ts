@@ -55,7 +55,7 @@ export class FailureThrottle {
    * `onRefused` hears of a 429 (for the log fail2ban reads).
    */
   async judge<T>(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>, judgement: (attempt: CountedAttempt) => Promise<T>, onRefused: () => void): Promise<T> {
-    const attempt = await this.count(entries).catch((error: unknown) => {
+    const attempt = await this.count(entries, true).catch((error: unknown) => {
       if (isThrottled(error)) onRefused();
       throw error;
     });
@@ -64,20 +64,29 @@ export class FailureThrottle {
     try {
       return await judgement(attempt);
     } finally {
+      // A count left standing (the database failing here) only keeps a success from forgetting one
+      // failure more, until the window ends: not worth turning a judgement into an error.
+      await attempt.judged().catch(() => undefined);
       this.turns.end(keys);
     }
   }
 
-  /** Counts an attempt against every key, or throws 429 (counting nothing) when a key is past its limit with it. */
-  async count(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<CountedAttempt> {
+  /**
+   * Counts an attempt against every key, or throws 429 (counting nothing) when a key is past its
+   * limit with it. `judging`: the attempt is also counted as being judged until `judged()`.
+   */
+  async count(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>, judging = false): Promise<CountedAttempt> {
     for (let round = 0; ; round++) {
       try {
         const now = this.clock();
         const counted: Array<{ key: string; rule: ThrottleRule; failures: number; window_start: number }> = [];
-        for (const [key, rule] of entries) counted.push({ key, rule, ...(await this.add(key, rule, now)) });
+        for (const [key, rule] of entries) counted.push({ key, rule, ...(await this.add(key, rule, now, judging)) });
         const over = counted.filter(({ rule, failures }) => failures > rule.limit);
-        if (over.length === 0) return new CountedAttempt(this, counted);
-        for (const { key, window_start } of counted) await this.uncount(key, window_start);
+        if (over.length === 0) return new CountedAttempt(this, counted, judging);
+        for (const { key, window_start } of counted) {
+          await this.uncount(key, window_start);
+          if (judging) await this.endJudging(key, window_start);
+        }
         const busy = over.find(({ key }) => this.turns.judging(key) > 0);
         if (!busy || round === MAX_WAITS) {
           const { rule, window_start } = over[0]!;
@@ -96,14 +105,19 @@ export class FailureThrottle {
   async recordFailure(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<number[]> {
     const now = this.clock();
     const failures: number[] = [];
-    for (const [key, rule] of entries) failures.push((await this.add(key, rule, now)).failures);
+    for (const [key, rule] of entries) failures.push((await this.add(key, rule, now, false)).failures);
     return failures;
   }
 
   /** One atomic upsert, so concurrent failures on several replicas all count; answers the window. */
-  private async add(key: string, rule: ThrottleRule, now: number): Promise<{ failures: number; window_start: number }> {
-    const { rows } = await addFailure(this.db, { key, now, windowStartedBefore: now - rule.windowSeconds * 1000 });
+  private async add(key: string, rule: ThrottleRule, now: number, judging: boolean): Promise<{ failures: number; window_start: number }> {
+    const { rows } = await addFailure(this.db, { key, now, windowStartedBefore: now - rule.windowSeconds * 1000, judging: judging ? 1 : 0 });
     return rows[0]!;
+  }
+
+  /** An attempt counted as being judged in this window is judged (a window begun since counts only newer ones). */
+  async endJudging(key: string, windowStart: number): Promise<void> {
+    await judgedOne(this.db, { key, windowStart });
   }
 
   /**
@@ -120,14 +134,13 @@ export class FailureThrottle {
   }
 
   /**
-   * Forgets a key's failures after a success, but not the attempts this process is still judging:
-   * deleting those too would leave their own taking back with no row to take from, and let a
-   * burst running beside a success past the limit.
+   * Forgets a key's failures after a success being judged, but not the other attempts still being
+   * judged, here or on another replica: deleting those too would leave their own taking back with
+   * no row to take from, and let a burst running beside a success past the limit.
    */
   async clear(key: string): Promise<void> {
-    const others = this.turns.judging(key) - 1;
-    if (others <= 0) return this.reset(key);
-    await this.db.updateTable('throttle').set({ failures: sql`case when failures - 1 < cast(${others} as integer) then failures - 1 else cast(${others} as integer) end` }).where('key', '=', key).execute();
+    if (changedRows(await forgetKeyNoneJudging(this.db, { key })) > 0) return;
+    await keepFailuresBeingJudged(this.db, { key });
   }
 
   async reset(key: string): Promise<void> {
@@ -140,7 +153,13 @@ export class CountedAttempt {
   constructor(
     private readonly throttle: FailureThrottle,
     private readonly counted: ReadonlyArray<{ key: string; window_start: number }>,
+    private readonly judging: boolean,
   ) {}
+
+  /** Its judgement is over, whatever it was (`FailureThrottle.judge`). */
+  async judged(): Promise<void> {
+    if (this.judging) for (const { key, window_start } of this.counted) await this.throttle.endJudging(key, window_start);
+  }
 
   /** It was no failure (the right password, say, for an account that cannot sign in): uncounted everywhere. */
   async forgive(): Promise<void> {
@@ -157,14 +176,16 @@ export class CountedAttempt {
 // that starts after now was opened while the clock ran fast: it has ended, or a minute's lockout
 // would last as long as the clock was wrong.
 const addFailure = preparedQuery((db, value) => {
-  const [now, windowStartedBefore] = [value<number>('now'), value<number>('windowStartedBefore')];
+  const [now, windowStartedBefore, judging] = [value<number>('now'), value<number>('windowStartedBefore'), sql<number>`cast(${value<number>('judging')} as integer)`];
+  const windowEnded = sql<boolean>`throttle.window_start <= ${windowStartedBefore} or throttle.window_start > ${now}`;
   return db
     .insertInto('throttle')
-    .values({ key: value<string>('key'), window_start: now, failures: 1 })
+    .values({ key: value<string>('key'), window_start: now, failures: 1, judging })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        failures: sql`case when throttle.window_start <= ${windowStartedBefore} or throttle.window_start > ${now} then 1 else throttle.failures + 1 end`,
-        window_start: sql`case when throttle.window_start <= ${windowStartedBefore} or throttle.window_start > ${now} then ${now} else throttle.window_start end`,
+        failures: sql`case when ${windowEnded} then 1 else throttle.failures + 1 end`,
+        judging: sql`case when ${windowEnded} then ${judging} else throttle.judging + ${judging} end`,
+        window_start: sql`case when ${windowEnded} then ${now} else throttle.window_start end`,
       }),
     )
     .returning(['failures', 'window_start']);
@@ -176,6 +197,17 @@ const takeOneBack = preparedQuery((db, value) =>
   db.updateTable('throttle').set({ failures: sql`failures - 1` }).where('key', '=', value<string>('key')).where('window_start', '=', value<number>('windowStart')).returning('failures'),
 );
 const forgetKey = preparedQuery((db, value) => db.deleteFrom('throttle').where('key', '=', value<string>('key')));
+const judgedOne = preparedQuery((db, value) =>
+  db.updateTable('throttle').set({ judging: sql`judging - 1` }).where('key', '=', value<string>('key')).where('window_start', '=', value<number>('windowStart')).where('judging', '>', 0),
+);
+// A success being judged counts itself among the key's attempts being judged.
+const forgetKeyNoneJudging = preparedQuery((db, value) => db.deleteFrom('throttle').where('key', '=', value<string>('key')).where('judging', '<=', 1));
+const keepFailuresBeingJudged = preparedQuery((db, value) =>
+  db
+    .updateTable('throttle')
+    .set({ failures: sql`case when failures - 1 < judging - 1 then failures - 1 else judging - 1 end` })
+    .where('key', '=', value<string>('key')),
+);
 
 // Every client authentication reads its key first: compiled once per key count.
 const throttleRows = preparedQueryPerCount((db, value, count) =>

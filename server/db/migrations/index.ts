@@ -26,6 +26,7 @@ import * as authenticatorAppSetups from './2026-12-04T0000-authenticator-app-set
 import * as secondStepsSetUpUnproved from './2026-12-05T0000-second-steps-set-up-unproved';
 import * as avatarPaths from './2026-12-05T0100-avatar-paths';
 import * as prunedThrough from './2026-12-06T0000-pruned-through';
+import * as throttleJudging from './2026-12-06T0100-throttle-judging';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05T0000-second-steps-set-up-unproved': secondStepsSetUpUnproved,
   '2026-12-05T0100-avatar-paths': avatarPaths,
   '2026-12-06T0000-pruned-through': prunedThrough,
+  '2026-12-06T0100-throttle-judging': throttleJudging,
 };
