@@ -81,7 +81,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
   const background = new BackgroundWork();
   const notify = noticeSender(mailer, log, background);
-  const authenticatorApps = new AuthenticatorApps(db, notify, clock);
+  const authenticatorApps = new AuthenticatorApps(db, notify, log, clock);
   const serviceSessions = new ServiceSessionsRepository(db);
   const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit, background }, clock);
   const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);

@@ -1,12 +1,13 @@
 import { RECOVERY_CODE_PATTERN, type RecoveryCodes, type TwoStepSetup, type TwoStepStatus, type TwoStepTurnedOn } from '../../contract/two-step';
 import { sameBytes } from '../constant-time';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import { AppError } from '../errors';
 import type { NoticeTo, Notify } from '../mail/security-notice';
 import { twoStepNotice, type TwoStepChange } from '../mail/two-step-mail';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
-import { matchingStep, newTotpSecret, otpauthUri } from './totp';
+import { clockOffsetOf, matchingStep, newTotpSecret, otpauthUri } from './totp';
 
 /**
  * How long a setup's secret can turn two-step sign-in on: time enough to find the phone and
@@ -28,6 +29,7 @@ export class AuthenticatorApps {
   constructor(
     private readonly db: Database,
     private readonly notify: Notify,
+    private readonly log: FastifyBaseLogger,
     private readonly clock: () => number,
   ) {}
 
@@ -63,7 +65,10 @@ export class AuthenticatorApps {
     }
     if (!setup || !sameBytes(setup.secret, secret) || Number(setup.created_at) <= now - SETUP_LIFETIME_MS) throw AppError.twoStepSetupStale();
     const step = matchingStep(secret, code, now);
-    if (step === undefined) throw AppError.authenticatorCodeWrong(400);
+    if (step === undefined) {
+      this.sayIfClocksDiffer(secret, code, now);
+      throw AppError.authenticatorCodeWrong(400);
+    }
     const codes = newRecoveryCodes();
     await this.db.transaction().execute(async (tx) => {
       // Conditional, so of two requests racing with one setup only one turns it on.
@@ -124,8 +129,12 @@ export class AuthenticatorApps {
     if (!app) return 'not-needed';
     if (code === undefined) return 'missing';
     if (RECOVERY_CODE_PATTERN.test(code)) return this.useRecoveryCode(person, code);
-    const step = matchingStep(app.secret, code, this.clock());
-    if (step === undefined) return 'wrong';
+    const now = this.clock();
+    const step = matchingStep(app.secret, code, now);
+    if (step === undefined) {
+      this.sayIfClocksDiffer(app.secret, code, now);
+      return 'wrong';
+    }
     if (step <= Number(app.last_used_step)) return 'reused';
     // Conditional, so of two sign-ins racing with one code only one gets it.
     const used = await this.db
@@ -135,6 +144,15 @@ export class AuthenticatorApps {
       .where('last_used_step', '<', step)
       .executeTakeFirst();
     return used.numUpdatedRows === 1n ? 'accepted' : 'reused';
+  }
+
+  /** A home server without NTP refuses every code: the operator is told what the person cannot see. */
+  private sayIfClocksDiffer(secret: string, code: string, now: number): void {
+    const offset = clockOffsetOf(secret, code, now);
+    if (offset === undefined) return;
+    this.log.warn(
+      `a refused authenticator code was made ${Math.abs(offset)} s ${offset > 0 ? 'after' : 'before'} the time on this server's clock; codes are taken within 30 s of it. If codes keep failing, set the server's clock (NTP)`,
+    );
   }
 
   /** A DELETE, so of two sign-ins racing with one code only one gets it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base32Decode, base32Encode, matchingStep, newTotpSecret, otpauthUri, totpCode, totpStep } from './totp';
+import { base32Decode, base32Encode, clockOffsetOf, matchingStep, newTotpSecret, otpauthUri, totpCode, totpStep } from './totp';
 
 // RFC 6238 appendix B's SHA-1 secret, "12345678901234567890", in base32.
 const RFC_SECRET = base32Encode(Buffer.from('12345678901234567890'));
@@ -34,6 +34,14 @@ describe('TOTP', () => {
     for (const offset of [-3, -2, 2, 3]) expect(matchingStep(RFC_SECRET, totpCode(RFC_SECRET, step + offset), now)).toBeUndefined();
     expect(matchingStep(RFC_SECRET, '', now)).toBeUndefined();
     expect(matchingStep(RFC_SECRET, `${totpCode(RFC_SECRET, step)}1`, now)).toBeUndefined();
+  });
+
+  it("finds how far from now a refused code's step lies, up to ten minutes either way", () => {
+    const now = 1_700_000_000_000;
+    const step = totpStep(now);
+    expect(clockOffsetOf(RFC_SECRET, totpCode(RFC_SECRET, step + 4), now)).toBe(120);
+    expect(clockOffsetOf(RFC_SECRET, totpCode(RFC_SECRET, step - 20), now)).toBe(-600);
+    for (const offset of [-21, -1, 0, 1, 21]) expect(clockOffsetOf(RFC_SECRET, totpCode(RFC_SECRET, step + offset), now), `${offset}`).toBeUndefined();
   });
 
   it('writes the otpauth address apps read', () => {

@@ -76,6 +76,23 @@ export function matchingStep(secret: string, code: string, nowMs: number): numbe
   return found;
 }
 
+/** How far either side of now a refused code is looked for (ten minutes), only to say so. */
+const CLOCK_OFF_STEPS = 20;
+
+/**
+ * How many seconds from now lies the step a refused code was made for, when that is within ten
+ * minutes: a server clock that is off refuses every code, and the operator should hear why. The
+ * code stays refused.
+ */
+export function clockOffsetOf(secret: string, code: string, nowMs: number): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
+  const now = totpStep(nowMs);
+  for (let distance = DRIFT_STEPS + 1; distance <= CLOCK_OFF_STEPS; distance++) {
+    for (const step of [now - distance, now + distance]) if (totpCode(secret, step) === code) return (step - now) * TOTP_STEP_SECONDS;
+  }
+  return undefined;
+}
+
 /** The otpauth:// address authenticator apps read from the QR code (Google's Key Uri Format). */
 export function otpauthUri(secret: string, account: string, issuer: string): string {
   const label = encodeURIComponent(`${issuer}:${account}`);

@@ -72,6 +72,36 @@ describe('two-step sign-in', () => {
     expect([replay.status, replay.body.error], 'a code works once').toEqual([401, 'This code was already used; wait for the next one']);
   });
 
+  it("tells the operator when refused codes were made minutes off the server's clock, as a server without NTP refuses every code", async () => {
+    await t.close();
+    const lines: string[] = [];
+    t = await startTestApp({}, { logger: { level: 'warn', stream: { write: (line) => lines.push(line) } } });
+    const warnings = () => lines.map((line) => JSON.parse(line).msg as string).filter((msg) => msg.includes('authenticator code'));
+    const user = await registerAndLogin(t.app);
+    const secret = await turnOn(user);
+    // The app's clock four minutes ahead of the server's.
+    expect((await login(user.email, user.password, codeFor(secret, 8))).status).toBe(401);
+    expect(warnings()).toEqual([
+      "a refused authenticator code was made 240 s after the time on this server's clock; codes are taken within 30 s of it. If codes keep failing, set the server's clock (NTP)",
+    ]);
+    expect((await login(user.email, user.password, codeFor(secret, -2))).status).toBe(401);
+    expect(warnings()[1]).toContain('made 60 s before the time');
+    // A guess no step within ten minutes makes says nothing, nor does a code taken.
+    const nearby = new Set(Array.from({ length: 41 }, (_, at) => codeFor(secret, at - 20)));
+    const guess = Array.from({ length: 42 }, (_, at) => String(at).padStart(6, '0')).find((code) => !nearby.has(code))!;
+    expect((await login(user.email, user.password, guess)).status).toBe(401);
+    expect((await login(user.email, user.password, codeFor(secret, 1))).status).toBe(200);
+    expect(warnings()).toHaveLength(2);
+
+    // Setting up, where a clock that is off shows first.
+    const other = await registerAndLogin(t.app);
+    await proveEmail(t.db, other.id);
+    const setup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: other.access });
+    const wrong = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: other.access, body: { secret: setup.body.secret, code: codeFor(setup.body.secret, -6), current_password: other.password } });
+    expect(wrong.status).toBe(400);
+    expect(warnings()[2]).toContain('made 180 s before the time');
+  });
+
   it('counts wrong codes with wrong passwords, so guessing codes is throttled', async () => {
     const user = await registerAndLogin(t.app);
     const secret = await turnOn(user);
