@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AccountsService } from './accounts/accounts-service';
-import { PasswordResets } from './accounts/password-resets';
+import { PasswordResets, RESET_MAIL_DELAY_MS } from './accounts/password-resets';
 import { UsersRepository } from './accounts/users-repository';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -55,6 +55,8 @@ export type ServiceOptions = {
   refreshGraceSeconds?: number;
   /** Replaces the configured mail transport (SMTP_URL or the outbox). */
   mailer?: Mailer;
+  /** The range of the random wait before a reset link is mailed (RESET_MAIL_DELAY_MS). */
+  resetMailDelayMs?: readonly [min: number, max: number];
 };
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -85,7 +87,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const serviceSessions = new ServiceSessionsRepository(db);
   const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit, background }, clock);
   const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);
-  const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log, background }, clock);
+  const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log, background, mailDelayMs: options.resetMailDelayMs ?? RESET_MAIL_DELAY_MS }, clock);
   const avatars = new Avatars(db, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);

@@ -17,7 +17,7 @@ export type TestApp = {
 };
 
 /** A whole app on its own fresh database, with a clock the test controls. */
-export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer' | 'requestTimeoutMs'> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer' | 'requestTimeoutMs' | 'resetMailDelayMs'> = {}): Promise<TestApp> {
   // A copy of the project's template (template-database.ts), or on PostgreSQL one an earlier test
   // emptied back to it (spare-databases.ts): migrating it again finds nothing to do.
   const database = takeSpareDatabase() ?? (await createTestDatabase(undefined, inject('templateDatabase')));
@@ -25,7 +25,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
   await rememberTemplate(database, db);
   const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...env });
   let now = Date.now();
-  const app = await buildApp(config, { db, clock: () => now, logger: false, ...options });
+  // Reset links mailed at once: the random wait (RESET_MAIL_DELAY_MS) has a test of its own.
+  const app = await buildApp(config, { db, clock: () => now, logger: false, resetMailDelayMs: [0, 0], ...options });
   await app.ready();
   return {
     app,
