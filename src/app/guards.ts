@@ -8,9 +8,18 @@ import type { Session } from '../session/session-store';
  * 'https://evil.example' (an open redirect through the sign-in page).
  */
 export function safeReturnPath(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
-  return value;
+  if (typeof value !== 'string' || !value.startsWith('/')) return undefined;
+  // Read as the browser will go there: it drops tabs and line breaks ('/\t/evil.example' is
+  // '//evil.example') and takes '\' for '/'. What passes comes back as the parser wrote it.
+  let url: URL;
+  try {
+    url = new URL(value, RETURN_BASE);
+  } catch {
+    return undefined; // '/\t/[' is '//[': a host no parser takes
+  }
+  return url.origin === RETURN_BASE ? url.pathname + url.search + url.hash : undefined;
 }
+const RETURN_BASE = 'https://home-guard.invalid';
 
 /** The `from` search parameter that carries where to return after signing in or verifying. */
 export const fromSearchSchema = z.object({
