@@ -344,3 +344,21 @@ test("an edit saved from a form opened before another administrator's edit is re
   await expect(page.getByLabel('Description')).toHaveValue(now.description);
   await expect(page.getByLabel('Require Two-Step Sign-In')).toBeChecked();
 });
+
+test('on a phone, and at 320 px (a desktop zoomed to 400 %), the admin lists fit the screen: a client ID or a long name breaks rather than running past its edge', async ({ page }) => {
+  await createService(E2E_ADMIN, { name: `Phone ${Date.now().toString(36)}`, redirect_uris: ['https://phone.home.lan/callback'] });
+  await page.goto('/auth/login?from=%2Fadmin%2Fapi-services');
+  await signIn(page, E2E_ADMIN);
+  const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const lists = { 'API Services': '/admin/api-services', Users: '/admin/users', 'User Sessions': '/admin/user-sessions', 'Audit Log': '/admin/audit-log' };
+  for (const [list, path] of Object.entries(lists)) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: list, exact: true })).toBeVisible();
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 800 });
+      // Polled: the sidebar slides away as the width passes a phone's.
+      await expect.poll(sideways, `${list} at ${width} px`).toBe(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});

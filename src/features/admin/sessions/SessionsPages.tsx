@@ -70,7 +70,7 @@ export function ServiceSessionsPage({ search }: { search: PageSearch }) {
         {
           header: 'Service',
           cell: (s) => (
-            <Group gap="xs" wrap="nowrap" miw={150}>
+            <Group gap="xs" wrap="nowrap" miw={{ base: 0, sm: 150 }}>
               <Avatar src={s.api_service.icon_url} alt="" size={28} radius="sm" color="blue">
                 <ServerIcon size={16} />
               </Avatar>

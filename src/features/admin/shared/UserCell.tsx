@@ -12,7 +12,7 @@ import { AnchorLink } from '../../../ui/links';
 export function UserCell({ userId, user, extra }: { userId: string; user: { full_name: string; profile_picture: string | null }; extra?: ReactNode }) {
   const { profile } = useSnapshot(useSession().state);
   return (
-    <Group gap="xs" wrap="nowrap" miw={160}>
+    <Group gap="xs" wrap="nowrap" miw={{ base: 0, sm: 160 }}>
       <AccountAvatar src={user.profile_picture} name={user.full_name} decorative radius="xl" size={30} />
       <div>
         <AnchorLink to="/admin/users/view/$userId" params={{ userId }} size="sm">

@@ -14,7 +14,7 @@ const COLUMNS: Array<Column<AdminUser>> = [
   {
     header: 'Full Name',
     cell: (user) => (
-      <Group gap="xs" wrap="nowrap" miw={170}>
+      <Group gap="xs" wrap="nowrap" miw={{ base: 0, sm: 170 }}>
         <AccountAvatar src={user.profile_picture} name={user.full_name} decorative radius="xl" size={30} />
         <Stack gap={2} align="flex-start">
           <AnchorLink to="/admin/users/view/$userId" params={{ userId: user.id }} fw={600}>
