@@ -76,7 +76,11 @@ test('user sessions: pages, (You), revoking ends the session at once', async ({ 
   const newest = page.getByRole('row').nth(1);
   await expect(newest.getByRole('cell').nth(1)).toHaveText('Linux, Firefox 128.0');
   await expect(page.getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('Unknown device');
-  await newest.getByRole('button', { name: 'Revoke' }).click();
+  // From the keyboard: the focus goes on to the next session's Revoke, and a screen reader hears it done.
+  await newest.getByRole('button', { name: 'Revoke' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('row').nth(2).getByRole('button', { name: 'Revoke' })).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'Revoked the session of' })).toHaveText(new RegExp(`Revoked the session of ${person.name} issued ${issued}\\.`));
   await expect(newest.getByText('Inactive')).toBeVisible();
   await expect(newest.getByText('Inactive')).toHaveCSS('color', RED);
   await expect(newest.getByRole('button', { name: 'Revoke' })).toBeDisabled();

@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { callApi } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import { useSession } from '../../../app/session-context';
@@ -35,11 +35,18 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
   const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set());
   // Spec §8 only logs a failed revoke; said on screen too, or the button would seem to do nothing.
   const [failure, setFailure] = useState<Outcome>(null);
-  const revoke = async (id: string) => {
+  // A success is said to screen readers only: the row's status and Revoked At show it.
+  const [said, setSaid] = useState<string>();
+  const table = useRef<HTMLDivElement>(null);
+  const revoke = async (row: T) => {
+    const id = row.id;
     setRevoking((ids) => new Set(ids).add(id));
     setFailure(null);
+    setSaid(undefined);
     try {
       await callApi(session.connection, 'PATCH', `${revokePath}/${id}`, z.object({}));
+      setSaid(`Revoked the session of ${row.user.full_name} issued ${longDate(row.issued_at)}.`);
+      if (table.current) focusNextRevoke(table.current, id);
     } catch (error) {
       console.error('Revoking the session failed', error);
       setFailure({ kind: 'error', message: `The session was not revoked: ${errorMessage(error)}` });
@@ -58,7 +65,7 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
       header: 'Actions',
       // Disabled while its revoke runs (spec §2), and once revoked: there is nothing left to end.
       cell: (s) => (
-        <Button size="xs" color="red" variant="filled" disabled={revoking.has(s.id) || s.revoked_at !== null} loading={revoking.has(s.id)} aria-label={`Revoke the session of ${s.user.full_name} issued ${longDate(s.issued_at)}`} onClick={() => void revoke(s.id)}>
+        <Button size="xs" color="red" variant="filled" disabled={revoking.has(s.id) || s.revoked_at !== null} loading={revoking.has(s.id)} aria-label={`Revoke the session of ${s.user.full_name} issued ${longDate(s.issued_at)}`} data-revokes={s.id} onClick={() => void revoke(s)}>
           Revoke
         </Button>
       ),
@@ -67,7 +74,22 @@ export function SessionsTable<T extends SessionRow>({ label, rows, loading, colu
   return (
     <>
       <OutcomeAlert outcome={failure} />
-      <DataTable label={label} rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} />
+      <div ref={table} tabIndex={-1} role="group" aria-label={label}>
+        <DataTable label={label} rows={rows} columns={all} loading={loading} empty="No sessions found." minWidth={960} said={said} />
+      </div>
     </>
   );
+}
+
+/**
+ * A revoked session's button stays disabled, and the focus it had fell to the page's start
+ * (WCAG 2.4.3): it goes on to the next session's Revoke, or the one before, or the table. Not
+ * when the person has moved it elsewhere meanwhile.
+ */
+function focusNextRevoke(table: HTMLElement, revokedId: string): void {
+  if (document.activeElement !== null && document.activeElement !== document.body) return;
+  const buttons = [...table.querySelectorAll<HTMLButtonElement>('button[data-revokes]')];
+  const at = buttons.findIndex((button) => button.dataset.revokes === revokedId);
+  const open = (button: HTMLButtonElement) => !button.disabled;
+  (buttons.slice(at + 1).find(open) ?? buttons.slice(0, Math.max(at, 0)).reverse().find(open) ?? table).focus();
 }

@@ -12,9 +12,9 @@ export type Column<T> = { header: string; cell: (row: T) => ReactNode };
  * wider screens the table scrolls sideways when it must; the scrolling area is a named region in
  * the tab order, so it scrolls from the keyboard even with no link in it (WCAG 2.1.1). A status
  * line tells screen readers what a search, a page change or a reload brought (WCAG 4.1.3): the
- * table changed in silence.
+ * table changed in silence; `said` adds what an action in it did.
  */
-export function DataTable<T extends { id: string }>({ label, rows, columns, loading, empty, minWidth = 760 }: { label: string; rows: T[] | undefined; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number }) {
+export function DataTable<T extends { id: string }>({ label, rows, columns, loading, empty, minWidth = 760, said }: { label: string; rows: T[] | undefined; columns: Array<Column<T>>; loading: boolean; empty: string; minWidth?: number; said?: string }) {
   const stacked = !useMediaQuery('(min-width: 48em)', true);
   const table = (
     <Table striped={!stacked} highlightOnHover={!stacked} verticalSpacing="sm" role="table" aria-label={stacked ? label : undefined} className={stacked ? classes.stacked : undefined}>
@@ -57,6 +57,7 @@ export function DataTable<T extends { id: string }>({ label, rows, columns, load
           </Text>
         )}
         {!loading && rows?.length ? <VisuallyHidden>{`${label}: ${rows.length} shown`}</VisuallyHidden> : null}
+        {said && <VisuallyHidden>{said}</VisuallyHidden>}
       </div>
     </Stack>
   );
