@@ -294,7 +294,8 @@ function toAppError(error: FastifyError, query: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) return validationRefusal(error, query);
   if (error.code && fastifyErrors[error.code]) return fastifyErrors[error.code]!();
-  if (error instanceof SyntaxError) return AppError.invalidJson();
+  // The body parser's (Fastify gives its errors 400); one of the server's own is a 500.
+  if (error instanceof SyntaxError && error.statusCode === 400) return AppError.invalidJson();
   // Any other 4xx Fastify raises keeps its status with a generic sentence.
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return AppError.notProcessed(error.statusCode);

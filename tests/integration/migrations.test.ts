@@ -185,3 +185,20 @@ it('a migration that fails part-way leaves none of itself behind, and the next s
   expect((await sql<{ id: string }>`select id from half_done`.execute(db)).rows).toEqual([]);
   await db.updateTable('users').set({ added_later: 'x' } as never).execute();
 });
+
+it('upgrades a database migrated by 2026-12-01T0300-groups under its first name, before it was edited to add the services\' allowed groups', async () => {
+  // The migrations as they were at 50b5d6e: the groups one named -user-groups, and giving users theirs only.
+  const names = Object.keys(migrations);
+  const before = Object.fromEntries(names.slice(0, names.indexOf('2026-12-01T0300-groups')).map((name) => [name, migrations[name]!]));
+  const userGroups: Migration = { up: async (on) => void (await on.schema.alterTable('users').addColumn('groups', 'text', (c) => c.notNull().defaultTo(sql`'[]'`)).execute()) };
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => ({ ...before, '2026-12-01T0300-user-groups': userGroups }) } }).migrateToLatest();
+  expect(error).toBeUndefined();
+  await db.insertInto('api_services').values({ id: 'a', name: 'A', description: '', client_id: 'c', client_secret_hash: 'x', redirect_uris: '[]', post_logout_redirect_uris: '[]', scopes: '["openid"]', grant_types: '[]', is_active: 1, icon_url: null, id_token_signed_response_alg: 'RS256', created_at: 1, updated_at: 1 } as never).execute();
+
+  await migrateToLatest(db);
+  expect(await db.selectFrom('api_services').select(['id', 'allowed_groups']).execute()).toEqual([{ id: 'a', allowed_groups: '[]' }]);
+  const recorded = await sql<{ name: string }>`select name from kysely_migration where name like '2026-12-01T0300-%'`.execute(db);
+  expect(recorded.rows).toEqual([{ name: '2026-12-01T0300-groups' }]);
+  // And again, as every start does: nothing left to do.
+  await migrateToLatest(db);
+});

@@ -27,6 +27,7 @@ import * as secondStepsSetUpUnproved from './2026-12-05T0000-second-steps-set-up
 import * as avatarPaths from './2026-12-05T0100-avatar-paths';
 import * as prunedThrough from './2026-12-06T0000-pruned-through';
 import * as throttleJudging from './2026-12-06T0100-throttle-judging';
+import * as allowedGroupsWhereMissing from './2026-12-06T0200-allowed-groups-where-missing';
 
 /** Every migration, in order. Append new files here; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05T0100-avatar-paths': avatarPaths,
   '2026-12-06T0000-pruned-through': prunedThrough,
   '2026-12-06T0100-throttle-judging': throttleJudging,
+  '2026-12-06T0200-allowed-groups-where-missing': allowedGroupsWhereMissing,
 };
