@@ -28,7 +28,8 @@ export function ForgotPasswordPage({ search }: { search: FromSearch }) {
   return (
     <AuthCard title="Forgot Password" subtitle={sentTo ? undefined : "Enter your account's email, and Home Guard mails you a link to choose a new password."}>
       {sentTo ? (
-        <Alert color="green" variant="light" role="status" title="Check your mail">
+        // It takes the place of the form, and of the focused Send Link: the focus goes to it, and is read out.
+        <Alert color="green" variant="light" role="status" title="Check your mail" tabIndex={-1} ref={(alert) => alert?.focus()}>
           If an account uses {sentTo}, a link to choose a new password is on its way. It works for 30 minutes.
         </Alert>
       ) : (
