@@ -45,6 +45,11 @@ export function NewPasswordCard({ id, description, action, dialogTitle, schema, 
     setOpen(false);
     form.reset();
   };
+  // A refusal belongs to the dialog: cancelled, it is not left on the card to be read out again.
+  const cancel = () => {
+    setting.setOutcome(null);
+    close();
+  };
 
   return (
     <Paper withBorder radius="md" p="lg" {...frame}>
@@ -60,7 +65,7 @@ export function NewPasswordCard({ id, description, action, dialogTitle, schema, 
           {action}
         </Button>
       </Stack>
-      <Modal opened={open} onClose={close} title={dialogTitle} centered>
+      <Modal opened={open} onClose={cancel} title={dialogTitle} centered>
         <form {...getFormProps(form)}>
           <Stack gap="sm">
             <OutcomeAlert outcome={setting.outcome} />
@@ -70,7 +75,7 @@ export function NewPasswordCard({ id, description, action, dialogTitle, schema, 
             <PasswordInput {...getInputProps(fields.password, { type: 'password' })} key={fields.password.key} label="New Password" autoComplete="new-password" error={fields.password.errors?.[0]} data-autofocus={!askCurrent || undefined} />
             <PasswordInput {...getInputProps(fields.repeat_password, { type: 'password' })} key={fields.repeat_password.key} label="Repeat Password" autoComplete="new-password" error={fields.repeat_password.errors?.[0]} />
             <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={close}>
+              <Button variant="default" onClick={cancel}>
                 Cancel
               </Button>
               <Button type="submit" loading={setting.busy}>
