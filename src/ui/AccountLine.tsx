@@ -7,10 +7,8 @@ export function AccountLine({ label, email, picture, size }: { label: string; em
     <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
       <AccountAvatar src={picture} name={label} decorative radius="xl" {...(size ? { size } : {})} />
       <div style={{ minWidth: 0 }}>
-        <Text fw={600} truncate>
-          {label}
-        </Text>
-        {/* Whole, wrapping if need be: its end tells two similar accounts apart ("…@e…" did not). */}
+        {/* Both whole, wrapping if need be: a name cut short ("Bob Buil…") hid who it is, and an email's end tells two similar accounts apart ("…@e…" did not). */}
+        <Text fw={600}>{label}</Text>
         <Text size="sm" c="dimmed">
           {email}
         </Text>

@@ -58,6 +58,11 @@ test('a person signs out every other device at once, and only this one stays sig
   // The phone, the script, and the sign-in that verified the account.
   await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(3);
   await checkScreen(page, 'personal-info-devices-others');
+  // At 320 px with WCAG 1.4.12's text spacing, a label too long for its button wraps, not cut off.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.addStyleTag({ content: '* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }' });
+  const label = card.getByRole('button', { name: 'Sign Out Other Devices' }).locator('.mantine-Button-label');
+  expect(await label.evaluate((text) => text.scrollWidth <= text.clientWidth && text.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
   await card.getByRole('button', { name: 'Sign Out Other Devices' }).click();
   await expect(card.getByRole('status')).toHaveText('3 other devices are signed out.');
   await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(0);

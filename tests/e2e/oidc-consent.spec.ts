@@ -94,6 +94,8 @@ test('prompt=select_account shows the account picker first (and Use another acco
   // On a phone: the address whole (its end tells similar accounts apart), the switch big enough to tap.
   await page.setViewportSize({ width: 360, height: 740 });
   expect(await page.getByText(first.email).evaluate((text) => text.scrollWidth <= text.clientWidth && getComputedStyle(text).textOverflow !== 'ellipsis')).toBe(true);
+  // The name whole too: a long one wraps ("Bob Buil…" hid who it is).
+  expect(await page.getByText(first.name, { exact: true }).evaluate((text) => getComputedStyle(text).textOverflow)).not.toBe('ellipsis');
   const switchBox = (await page.getByRole('button', { name: 'Use another account' }).boundingBox())!;
   expect(Math.min(switchBox.width, switchBox.height)).toBeGreaterThanOrEqual(44);
   // The consent screen's own control goes back to the picker; both accounts stay saved.
