@@ -50,6 +50,23 @@ test('from the keyboard: a page change puts the focus on the new page, the passw
   await expect(page.getByRole('heading', { name: 'Personal Info', level: 1 })).toBeVisible();
 });
 
+test("a field's edge shows at 3:1 against the page, and turns red with an error", async ({ page }) => {
+  await page.goto('/auth/login');
+  const email = page.getByLabel('Email');
+  const contrast = (rgb: string) => {
+    const [r, g, b] = rgb.match(/\d+/g)!.slice(0, 3).map((c) => Number(c) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 1.05 / (0.2126 * r! + 0.7152 * g! + 0.0722 * b! + 0.05);
+  };
+  for (const field of [email, page.getByLabel('Password', { exact: true })]) {
+    expect(contrast(await field.evaluate((input) => getComputedStyle(input).borderTopColor))).toBeGreaterThanOrEqual(3);
+  }
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).focus();
+  const errorColour = await page.getByText('Email is required').evaluate((message) => getComputedStyle(message).color);
+  expect(await email.evaluate((input) => getComputedStyle(input).borderTopColor)).toBe(errorColour);
+});
+
 test('on a phone: fields in 16 px text (Safari zooms into smaller ones), links that stand alone tall enough to tap, admin fields typed as the machine reads them', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/auth/login');
