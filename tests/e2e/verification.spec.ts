@@ -28,8 +28,17 @@ const profileOf = async (person: { email: string; password: string }) => {
   return (await fetch(`${server.url}/api/v1/auth/profile`, { headers: { authorization: `Bearer ${access}` } })).json();
 };
 
-/** The progress bar over the three steps: 0, 50 or 100 percent (spec §9). */
-const expectProgress = (page: Page, percent: number) => expect(page.getByRole('progressbar', { name: 'Verification progress' })).toHaveAttribute('aria-valuenow', String(percent));
+/**
+ * The progress bar over the three steps: 0, 50 or 100 percent (spec §9), read as the step it is;
+ * the steps' list marks the current one.
+ */
+async function expectProgress(page: Page, percent: number) {
+  const [number, step] = percent === 0 ? [1, 'Verify Email'] : percent === 50 ? [2, 'Profile Picture'] : [3, 'Done'];
+  const bar = page.getByRole('progressbar', { name: 'Verification progress' });
+  await expect(bar).toHaveAttribute('aria-valuenow', String(percent));
+  await expect(bar).toHaveAttribute('aria-valuetext', `Step ${number} of 3: ${step}`);
+  await expect(page.getByRole('list', { name: 'Verification steps' }).getByRole('listitem').and(page.locator('[aria-current="step"]'))).toHaveText(step);
+}
 
 /** Signs in with a fresh account and walks to the picture step. */
 async function throughEmailStep(page: Page, person: ReturnType<typeof newPerson>) {

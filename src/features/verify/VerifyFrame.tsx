@@ -7,13 +7,18 @@ import { VerifyExit } from './VerifyExit';
 /** The card every verification step sits in, with the progress bar over the three steps. */
 export function VerifyFrame({ step, title, subtitle, children }: { step: VerifyStep; title: string; subtitle: string; children: ReactNode }) {
   const current = stepIndex(step);
+  const percent = progressOf(step);
   return (
     <CenteredCard width={480}>
       <Stack gap={6}>
-        <Progress value={progressOf(step)} size="sm" radius="xl" aria-label="Verification progress" />
-        <Group justify="space-between" gap={4}>
+        {/* Read as the step it is ("Step 1 of 3: Verify Email"), not Mantine's "0%". */}
+        <Progress.Root size="sm" radius="xl">
+          <Progress.Section value={percent} withAria={false} role="progressbar" aria-label="Verification progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`Step ${current + 1} of ${VERIFY_STEPS.length}: ${VERIFY_STEPS[current]}`} />
+        </Progress.Root>
+        {/* A list whose current step says so, not by its bold blue alone (WCAG 1.3.1). */}
+        <Group component="ol" aria-label="Verification steps" justify="space-between" gap={4} m={0} p={0} style={{ listStyle: 'none' }}>
           {VERIFY_STEPS.map((label, index) => (
-            <Text key={label} size="xs" fw={index === current ? 700 : 500} c={index <= current ? 'blue' : 'dimmed'}>
+            <Text component="li" key={label} size="xs" fw={index === current ? 700 : 500} c={index <= current ? 'blue' : 'dimmed'} aria-current={index === current ? 'step' : undefined}>
               {label}
             </Text>
           ))}
