@@ -22,6 +22,8 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   const stranger = card.getByRole('button', { name: 'Sign out Android 14, Mobile Firefox 133.0' });
   await expect(stranger).toBeVisible();
   await expect(card.getByText(/^127\.0\.0\.1 · Last active /).first()).toBeVisible();
+  // Two devices of one kind differ by where and when: the button says that too.
+  await expect(stranger).toHaveAccessibleName(/^Sign out Android 14, Mobile Firefox 133\.0, 127\.0\.0\.1, Last active \w{3} \d+, \d{4}, \d+:\d\d [AP]M$/);
   await checkScreen(page, 'personal-info-devices');
 
   await stranger.click();

@@ -7,6 +7,7 @@ export type SignOutListItem = {
   id: string;
   /** Shown in bold, and named by the row's Sign Out button for screen readers. */
   name: string;
+  /** Shown under the name, and named by the button too: two devices of one kind differ only by it. */
   detail: string;
   leading?: ReactNode;
   /** This device's own row: marked, and without Sign Out. */
@@ -74,7 +75,7 @@ export function SignOutList({ items, empty, signOut, onSignedOut, signOutAll }: 
                 This device
               </Badge>
             ) : (
-              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`${item.action ?? 'Sign out'} ${item.name}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item.id, () => signOut(item), () => onSignedOut(item.id))}>
+              <Button size="xs" variant="light" color="red" style={{ flexShrink: 0 }} aria-label={`${item.action ?? 'Sign out'} ${item.name}, ${item.detail.replaceAll(' · ', ', ')}`} loading={signingOut.busy && pendingId === item.id} disabled={signingOut.busy && pendingId !== item.id} onClick={() => run(item.id, () => signOut(item), () => onSignedOut(item.id))}>
                 {item.action ?? 'Sign Out'}
               </Button>
             )}
