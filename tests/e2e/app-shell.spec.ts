@@ -72,11 +72,15 @@ test('a name or an email address that is one long word wraps inside the screen, 
   const menu = page.getByRole('menu');
   await expect(menu).toContainText(person.email);
   expect(await menu.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
-  // Open, the menu's text is as readable as every screen's: its red Sign Out was 3.28:1 on white.
-  // (axe also names the structure of Mantine's menu, in a portal outside the landmarks: not ours to change.)
-  expect((await accessibilityViolations(page)).filter((violation) => violation.startsWith('color-contrast'))).toEqual([]);
+  // Open, the menu passes as every screen does: its red Sign Out was 3.28:1 on white, and in a
+  // portal its items were outside every landmark.
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await expect(page.getByRole('banner').getByRole('menuitem', { name: 'Switch account' })).toBeVisible();
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByRole('banner').getByRole('menuitem', { name: 'Switch account' })).toBeVisible();
+  await page.keyboard.press('Escape');
   expect(await widthOverflow()).toBe(0);
 
   // An administrator looking at that account, and at a service named as long: the headings wrap,

@@ -18,8 +18,9 @@ function AccountMenu() {
   const name = profile?.full_name ?? activeAccount?.label ?? '';
   const signingOut = useSignOut();
   // Kept open while signing out, and afterwards when it failed, to say so; a new opening starts clean.
+  // Inside the header, not a portal: its items are then in the banner landmark with their button.
   return (
-    <Menu position="bottom-end" width={240} withinPortal withInitialFocusPlaceholder={false} onOpen={signingOut.forgetOutcome}>
+    <Menu position="bottom-end" width={240} withinPortal={false} withInitialFocusPlaceholder={false} onOpen={signingOut.forgetOutcome}>
       <Menu.Target>
         <UnstyledButton aria-label={name ? `${name}, account menu` : 'Account menu'}>
           <Group gap="xs" wrap="nowrap">
