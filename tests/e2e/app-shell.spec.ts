@@ -88,7 +88,8 @@ test('a name or an email address that is one long word wraps inside the screen, 
   const admin = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await admin.goto(`/auth/login?from=${encodeURIComponent(`/admin/users/view/${id}`)}`);
   await signIn(admin, E2E_ADMIN);
-  await expect(admin.getByRole('heading', { name: person.name })).toBeVisible();
+  await expect(admin.getByRole('heading', { name: person.name, level: 1 })).toBeVisible();
+  await expect(admin, 'the tab says whose page it is').toHaveTitle(`${person.name} · Home Guard`);
   expect(await widthOverflow(admin)).toBe(0);
   await checkScreen(admin, 'admin-user-long-name');
   const service = await createService(E2E_ADMIN, { name: `Paperless${'Documentmanagementsystem'.repeat(4)}`, redirect_uris: ['https://paperless.home.lan/callback'] });

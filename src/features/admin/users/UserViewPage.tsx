@@ -1,4 +1,4 @@
-import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { adminUserDetailSchema } from '../../../../contract/admin';
 import { AccountAvatar } from '../../../ui/AccountAvatar';
 import { ButtonLink } from '../../../ui/links';
@@ -23,8 +23,9 @@ export function UserViewPage({ userId }: { userId: string }) {
     ['Last Login', longDate(user.last_login)],
   ];
   return (
+    // Titled by the person, as a service's page is by the service: the tab and the breadcrumb say whose page it is.
     <AdminPage
-      title="User"
+      title={user.full_name}
       actions={
         <Group gap="xs">
           <ButtonLink to="/admin/users" variant="default">
@@ -41,12 +42,7 @@ export function UserViewPage({ userId }: { userId: string }) {
     >
       <Paper withBorder radius="md" p="lg" maw={720}>
         <Stack gap="lg">
-          <Group>
-            <AccountAvatar src={user.profile_picture} name={user.full_name} decorative size={72} radius={72} />
-            <Title order={2} fz="xl">
-              {user.full_name}
-            </Title>
-          </Group>
+          <AccountAvatar src={user.profile_picture} name={user.full_name} decorative size={72} radius={72} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {rows.map(([label, value]) => (
               <Detail key={label} label={label}>
