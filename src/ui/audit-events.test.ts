@@ -28,6 +28,10 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('service-deleted', 'Gitea')).toBe('Service deleted: Gitea');
   expect(line('service-session-revoked', null, 'Immich')).toBe('Signed out of Immich');
   expect(line('service-session-revoked', 'approval-only', 'Immich')).toBe('Approval withdrawn from Immich');
+  // Its service deleted since: the detail is not a name.
+  expect(line('service-session-revoked', 'approval-only')).toBe('Approval withdrawn from a service');
+  expect(line('service-session-revoked')).toBe('Signed out of a service');
+  expect(line('service-signed-in', 'pwd')).toBe('Signed in to a service');
   expect(line('token-reused', 'refresh-token')).toBe('Refresh token used twice: the device was signed out');
   expect(line('token-reused', 'code', 'Immich')).toBe('Code used twice at Immich: its session was ended');
   for (const kind of AUDIT_EVENT_KINDS) expect(line(kind, 'x', 'S')).toMatch(/^[A-Z1-9][^]*[^ :]$/);

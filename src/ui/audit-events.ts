@@ -1,5 +1,6 @@
-import { readServiceDetail, SERVICE_APPROVAL_ONLY, type AuditEvent } from '../../contract/audit';
+import { AUDIT_EVENT_GROUPS, readServiceDetail, SERVICE_APPROVAL_ONLY, type AuditEvent } from '../../contract/audit';
 
+const ADMIN_SERVICE_EVENTS = new Set<AuditEvent['kind']>(AUDIT_EVENT_GROUPS.services);
 const REFUSALS: Record<string, string> = { 'wrong-password': 'wrong password', 'wrong-code': 'wrong two-step code', disabled: 'account disabled' };
 const PASSWORD_CHANGES: Record<string, string> = {
   changed: 'Password changed',
@@ -45,8 +46,9 @@ function changedField(field: string): string {
 /** What an audit event says happened, in a line: "Signed in to Grafana", "Sign-in refused: wrong password". */
 export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | 'service'>): string {
   const detail = event.detail ?? '';
-  // The service as it is named now; for the admin's changes to one, as it was named then when it is gone.
-  const service = event.service?.name ?? (event.kind.startsWith('service-') ? readServiceDetail(detail).name : '');
+  // The service as it is named now; for the admin's changes to one, as it was named then when it is
+  // gone. Other events' details say something else ("approval-only"), never the service's name.
+  const service = event.service?.name ?? (ADMIN_SERVICE_EVENTS.has(event.kind) ? readServiceDetail(detail).name : '');
   switch (event.kind) {
     case 'signed-in':
       return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
