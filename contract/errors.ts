@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Every failed `/api/v1/*` answer outside the OAuth endpoints has this body. */
 export const errorBodySchema = z.object({
   error: z.string(),
-  /** Set on validation failures: the request field that was refused. */
+  /** The request field to blame, when one is: validation failures, and refusals such as a wrong code (AppError's constructors set it). */
   field: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -8,7 +8,9 @@ import { MAX_PATH_PART_LENGTH } from './http/allowed-methods';
 /**
  * The closed catalogue of errors the first-party API answers with. Handlers throw one of
  * these constructors; anything else becomes a logged 500 with no detail leaked.
- * The body is always `{"error": "<sentence>"}` (plus `field` for validation failures).
+ * The body is always `{"error": "<sentence>"}`, plus `field` when one field of the request is
+ * to blame: a validation failure, and refusals such as a common password or a wrong code (the UI
+ * reads it: `code` shows the sign-in's code field, `secret` the two-step setup's Start again).
  */
 export class AppError extends Error {
   constructor(

@@ -115,8 +115,10 @@ export class UsersRepository {
     return firstFreeUsername(base, (name) => taken.has(name));
   }
 
-  /** A new password voids any reset link mailed before it: whoever holds that link must not undo the change. */
-  /** Stores a new password, voiding mailed reset links; `alongside` runs in the same commit. */
+  /**
+   * Stores a new password, voiding mailed reset links (whoever holds one must not undo the change);
+   * `alongside` runs in the same commit.
+   */
   async setPasswordHash(id: string, passwordHash: string, now: number, alongside?: (tx: Database) => Promise<void>): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
@@ -169,6 +171,6 @@ export function isForeignKeyViolation(error: unknown): boolean {
 /** True when the unique violation is the username's (users.username in SQLite's text, users_username in PostgreSQL's). */
 export const isUsernameTaken = (error: unknown) => isUniqueViolation(error) && /\busers[._]username\b/.test(String((error as { message?: unknown }).message));
 
-// Every sign-in, code exchange and profile call runs these: compiled once (see preparedQuery).
+// Every sign-in and code request runs these: compiled once (see preparedQuery).
 const userById = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('id', '=', value<string>('id')));
 const userByEmail = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('email', '=', value<string>('email')));

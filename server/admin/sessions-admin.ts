@@ -83,7 +83,7 @@ export class SessionsAdmin {
   }
 
   /**
-   * Revokes at once, through the owning capability: every replica refuses the session's tokens
+   * Revokes at once, in the database: every replica refuses the session's tokens
    * next time, and the tokens of the services signed in to from it. `ended`: it was still open (a
    * second revoke finds it ended and changes nothing).
    */

@@ -42,7 +42,7 @@ export interface UserSessionsTable {
   amr: string;
 }
 
-/** One row per refresh token ever issued; only the hash is kept. */
+/** One row per refresh token until it is pruned after its session ends; the secret part is kept only as a hash. */
 export interface RefreshTokensTable {
   /** The token's selector (see newSplitToken); for tokens issued before selectors, the whole token's SHA-256. */
   token_key: string;

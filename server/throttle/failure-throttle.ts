@@ -32,7 +32,7 @@ export class FailureThrottle {
     private readonly clock: () => number,
   ) {}
 
-  /** Throws 429 when any key has used up its failures in the current window (client authentication's check). */
+  /** Throws 429 when any key has used up its failures in the current window (client authentication, second steps, mailed codes). */
   async check(entries: ReadonlyArray<[key: string, rule: ThrottleRule]>): Promise<void> {
     const now = this.clock();
     const keys = entries.map(([key]) => key);

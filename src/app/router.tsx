@@ -55,6 +55,8 @@ const selectAccountRoute = createRoute({
 });
 
 // The authorization endpoint and RP-initiated logout: open to anyone, they decide themselves.
+// A parameter past its limit fails the parse; the route's search then keeps the root's parameters as
+// sent, and the server's check names the one at fault (an end-to-end test opens such a request).
 const consentRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/auth',
