@@ -1,8 +1,4 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { changedMeanwhile } from '../contract/admin';
-import { NOT_AN_OBJECT, REQUIRED } from '../contract/default-messages';
-import { databaseOutage } from './db/database-outage';
 import { MAX_PATH_PART_LENGTH } from './http/allowed-methods';
 
 /**
@@ -149,9 +145,7 @@ export class AppError extends Error {
     return new AppError(403, 'registration is closed; ask an administrator for an account');
   }
   static tooManyAttempts(retryAfterSeconds: number) {
-    const wait = Math.max(1, Math.ceil(retryAfterSeconds));
-    const when = wait <= 60 ? 'in a minute' : wait <= 90 * 60 ? `in ${Math.ceil(wait / 60)} minutes` : `in ${Math.ceil(wait / 3600)} hours`;
-    return new AppError(429, `Too many failed attempts; try again ${when}`, undefined, retryAfter(wait));
+    return new AppError(429, `Too many failed attempts; try again ${inTime(retryAfterSeconds)}`, undefined, retryAfter(retryAfterSeconds));
   }
   static resetsAskedTooOften(retryAfterSeconds: number) {
     return new AppError(429, `Too many password reset links have been asked for; you can ask again ${inTime(retryAfterSeconds)}`, undefined, retryAfter(retryAfterSeconds));
@@ -241,17 +235,6 @@ export class AppError extends Error {
 // Retry-After when the database cannot answer: long enough for a restart or a failover.
 const OUTAGE_RETRY_SECONDS = 5;
 
-/**
- * The refusal for a request the database could not answer (PostgreSQL unreachable, a SQLite file
- * that is full or locked): a 503 the client may retry, logged on one line that names the cause.
- */
-export function outageRefusal(error: unknown, log: FastifyBaseLogger): AppError | undefined {
-  const outage = databaseOutage(error);
-  if (!outage) return undefined;
-  log.error({ database: outage }, 'the database could not answer; the request was refused with 503');
-  return AppError.unavailable();
-}
-
 /** Retry-After in whole seconds, at least one. */
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
 
@@ -260,68 +243,4 @@ function inTime(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   if (minutes <= 1) return 'in a minute';
   return minutes <= 90 ? `in ${minutes} minutes` : `in ${Math.ceil(minutes / 60)} hours`;
-}
-
-// Fastify's own 4xx errors (body parsing, routing) mapped into the catalogue.
-const fastifyErrors: Record<string, () => AppError> = {
-  FST_ERR_BAD_URL: AppError.brokenAddress,
-  FST_ERR_MAX_PARAM_LENGTH: AppError.addressTooLong,
-  FST_ERR_CTP_INVALID_JSON_BODY: AppError.invalidJson,
-  FST_ERR_CTP_EMPTY_JSON_BODY: AppError.invalidJson,
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: AppError.unsupportedMediaType,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: AppError.invalidJson,
-  FST_ERR_CTP_BODY_TOO_LARGE: AppError.payloadTooLarge,
-};
-
-/** The router's own refusals, which skip the error handler (Fastify's `frameworkErrors`). */
-export const routerRefusal = (error: FastifyError): AppError => fastifyErrors[error.code]?.() ?? AppError.notProcessed();
-
-/**
- * A request refused by its schema, by the first thing wrong with it; the OAuth endpoints word it
- * the same. `query` is the parsed query string, where a name sent twice has become a list.
- */
-export function validationRefusal(error: FastifyError, query: unknown): AppError {
-  const issue = error.validation?.[0];
-  if (!issue) return AppError.notProcessed();
-  const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  if (error.validationContext === 'querystring' && Array.isArray((query as Record<string, unknown> | undefined)?.[field])) {
-    return AppError.validation(field, 'is sent more than once');
-  }
-  // The whole body is no object (an array, a string, nothing): the default words need their subject.
-  if (field === '' && error.validationContext === 'body' && [REQUIRED, NOT_AN_OBJECT].includes(issue.message ?? '')) return AppError.bodyNotObject();
-  return AppError.validation(field, issue.message ?? 'is invalid');
-}
-
-function toAppError(error: FastifyError, query: unknown): AppError | undefined {
-  if (error instanceof AppError) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) return validationRefusal(error, query);
-  if (error.code && fastifyErrors[error.code]) return fastifyErrors[error.code]!();
-  // The body parser's (Fastify gives its errors 400); one of the server's own is a 500.
-  if (error instanceof SyntaxError && error.statusCode === 400) return AppError.invalidJson();
-  // Any other 4xx Fastify raises keeps its status with a generic sentence.
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return AppError.notProcessed(error.statusCode);
-  }
-  return undefined;
-}
-
-/** Installs the one error handler and the JSON 404 for unknown API paths. */
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    // The static files refuse a path not in canonical form ('//', '\', dot segments, a name too
-    // long to look up): it names no file, so it is answered as any unknown address is.
-    if (error.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
-    const outage = outageRefusal(error, request.log);
-    const known = outage ?? toAppError(error, request.query);
-    if (!known) {
-      request.log.error({ err: error }, 'unexpected error');
-      return reply.code(500).send({ error: 'Internal server error' });
-    }
-    if (known.statusCode >= 500 && !outage) request.log.error({ err: error }, known.message);
-    request.answeredExpectedRefusal = known.expected;
-    return reply
-      .code(known.statusCode)
-      .headers(known.headers)
-      .send(known.field ? { error: known.message, field: known.field } : { error: known.message });
-  });
 }

@@ -4,6 +4,7 @@ import type { LoginResponse, Profile } from '../../contract/accounts';
 import type { SignInRefusal } from '../../contract/audit';
 import type { VerificationStatus } from '../../contract/verification';
 import type { AuditLog } from '../audit/audit-log';
+import { isUniqueViolation } from '../db/constraint-violations';
 import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
 import { twoStepNotice } from '../mail/two-step-mail';
@@ -18,7 +19,7 @@ import { addressBlock } from '../throttle/address-block';
 import { isThrottled, type CountedAttempt, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { hashPassword, verifyPassword } from './passwords';
-import { isUniqueViolation, isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
+import { isUsernameTaken, normaliseEmail, toProfile, type UserRow, type UsersRepository } from './users-repository';
 import { refuseCommonPassword } from './common-passwords';
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Profile } from '../../contract/accounts';
 import type { Database } from '../db/database';
+import { isUniqueViolation } from '../db/constraint-violations';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { DB, UsersTable } from '../db/schema';
 import type { SignedInUser } from '../sessions/user-sessions-repository';
@@ -154,18 +155,6 @@ async function claimFirstAdmin(tx: Transaction<DB>, userId: string, now: number)
     .returning('id')
     .executeTakeFirst();
   return claimed !== undefined;
-}
-
-/** True when the error is a unique-constraint violation, in either dialect. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}
-
-/** True when the error is a foreign-key violation, in either dialect: a row written for an account deleted meanwhile. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
 
 /** True when the unique violation is the username's (users.username in SQLite's text, users_username in PostgreSQL's). */

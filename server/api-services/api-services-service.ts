@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { apiServiceInputSchema, apiServiceUpdateSchema, ApiService } from '../../contract/services';
 import { AppError } from '../errors';
-import { isUniqueViolation } from '../accounts/users-repository';
+import { isUniqueViolation } from '../db/constraint-violations';
 import { type ApiServiceRow, type ApiServicesRepository, serviceEditVersion, toApiService } from './api-services-repository';
 import { hashClientSecret, newClientId, newClientSecret } from './client-secrets';
 

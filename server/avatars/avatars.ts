@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isForeignKeyViolation } from '../accounts/users-repository';
+import { isForeignKeyViolation } from '../db/constraint-violations';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { normaliseAvatar } from './avatar-image';

@@ -1,6 +1,6 @@
 import { createPrivateKey, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import { isUniqueViolation } from '../accounts/users-repository';
+import { isUniqueViolation } from '../db/constraint-violations';
 import type { Database } from '../db/database';
 
 /** ES256 signs first-party access tokens; RS256 signs ID tokens (the OIDC default). */

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { asErrorDescription, redirectWith } from '../../contract/oauth';
-import { AppError, outageRefusal, validationRefusal } from '../errors';
+import { AppError } from '../errors';
+import { outageRefusal, validationRefusal } from '../http/error-handler';
 
 export type OAuthErrorCode =
   | 'invalid_request'

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OwnSession, RefreshResponse } from '../../contract/accounts';
 import type { ReusedToken } from '../../contract/audit';
-import { isForeignKeyViolation } from '../accounts/users-repository';
+import { isForeignKeyViolation } from '../db/constraint-violations';
 import type { AuditLog } from '../audit/audit-log';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
