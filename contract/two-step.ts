@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { currentPasswordField } from './fields';
 
 /** An authenticator app's code (TOTP, RFC 6238): six digits. */
-const APP_CODE_PATTERN = /^\d{6}$/;
+/** An authenticator app's code: six digits (RFC 6238 as every app uses it). */
+export const APP_CODE_PATTERN = /^\d{6}$/;
 
 /** A recovery code as Home Guard shows it: ten hex digits, "3f9a2-c07b1". Case and the hyphen do not matter. */
 export const RECOVERY_CODE_PATTERN = /^[0-9a-f]{5}-?[0-9a-f]{5}$/i;

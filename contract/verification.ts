@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 export const OTP_LENGTH = 6;
+/** How long a mailed code works. */
+export const OTP_LIFETIME_MINUTES = 10;
 
 /** POST /api/v1/auth/email/otp */
 export const otpRequestSchema = z.object({

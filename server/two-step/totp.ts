@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { APP_CODE_PATTERN } from '../../contract/two-step';
 import { sameBytes } from '../constant-time';
 
 /**
@@ -67,7 +68,7 @@ export const totpStep = (nowMs: number) => Math.floor(nowMs / 1000 / TOTP_STEP_S
  * Every candidate is compared, in constant time, so the answer's timing says nothing.
  */
 export function matchingStep(secret: string, code: string, nowMs: number): number | undefined {
-  if (!/^\d{6}$/.test(code)) return undefined;
+  if (!APP_CODE_PATTERN.test(code)) return undefined;
   const now = totpStep(nowMs);
   let found: number | undefined;
   for (let step = now - DRIFT_STEPS; step <= now + DRIFT_STEPS; step++) {
@@ -85,7 +86,7 @@ const CLOCK_OFF_STEPS = 20;
  * code stays refused.
  */
 export function clockOffsetOf(secret: string, code: string, nowMs: number): number | undefined {
-  if (!/^\d{6}$/.test(code)) return undefined;
+  if (!APP_CODE_PATTERN.test(code)) return undefined;
   const now = totpStep(nowMs);
   for (let distance = DRIFT_STEPS + 1; distance <= CLOCK_OFF_STEPS; distance++) {
     for (const step of [now - distance, now + distance]) if (totpCode(secret, step) === code) return (step - now) * TOTP_STEP_SECONDS;

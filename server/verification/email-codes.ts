@@ -1,5 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { OTP_LENGTH, OTP_LIFETIME_MINUTES } from '../../contract/verification';
 import type { UsersRepository } from '../accounts/users-repository';
 import { sameBytes } from '../constant-time';
 import type { Database } from '../db/database';
@@ -9,8 +10,6 @@ import type { Mailer } from '../mail/mailer';
 import { rethrowAs, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import { addressBlock } from '../throttle/address-block';
 
-export const CODE_LENGTH = 6;
-export const CODE_LIFETIME_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_AFTER_SECONDS = 60;
 
@@ -76,10 +75,10 @@ export class EmailCodes {
       await giveBack();
       return rethrowAs(AppError.codesSentTooOften)(error);
     });
-    const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
+    const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
     let delivery: { outboxFile?: string };
     try {
-      delivery = await this.mailer.send(verificationCodeMail(user.email, code, CODE_LIFETIME_MINUTES));
+      delivery = await this.mailer.send(verificationCodeMail(user.email, code, OTP_LIFETIME_MINUTES));
     } catch (error) {
       this.log.error({ err: error, userId }, 'the verification mail could not be sent');
       await sent.forgive();
@@ -91,7 +90,7 @@ export class EmailCodes {
     // Only now does the new code replace the old one. A row gone meanwhile was verified (or its address changed): nothing to store.
     await this.db
       .updateTable('email_otps')
-      .set({ code_hash: hashCode(userId, code).toString('base64'), expires_at: now + CODE_LIFETIME_MINUTES * 60_000, attempts: 0 })
+      .set({ code_hash: hashCode(userId, code).toString('base64'), expires_at: now + OTP_LIFETIME_MINUTES * 60_000, attempts: 0 })
       .where('user_id', '=', userId)
       .where('created_at', '=', now)
       .execute();

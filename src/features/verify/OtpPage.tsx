@@ -1,16 +1,16 @@
 import { Anchor, Button, Group, PinInput, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { OTP_LENGTH, verificationStatusSchema } from '../../../contract/verification';
+import { OTP_LENGTH, OTP_LIFETIME_MINUTES, verificationStatusSchema } from '../../../contract/verification';
 import { callApi } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { useAsyncAction } from '../../ui/use-async-action';
+import { VerifyFrame } from './VerifyFrame';
 
 // Six large boxes are 360 px wide, more than a phone's card holds: they narrow to fit it, no wider than large.
 const SHRINKING_PINS = { root: { flexWrap: 'nowrap', width: '100%', justifyContent: 'center' }, pinInput: { flex: '0 1 var(--pin-input-size)', minWidth: 0 }, input: { width: '100%' } } as const;
-import { VerifyFrame } from './VerifyFrame';
 
 /** The code from the mail; the right one moves the flow on by itself (the profile changes). */
 export function OtpPage() {
@@ -49,7 +49,7 @@ export function OtpPage() {
     });
 
   return (
-    <VerifyFrame step="email" title="Enter the code" subtitle={`We sent a ${OTP_LENGTH}-digit code to ${profile?.email ?? 'your email'}. It is valid for 10 minutes.`}>
+    <VerifyFrame step="email" title="Enter the code" subtitle={`We sent a ${OTP_LENGTH}-digit code to ${profile?.email ?? 'your email'}. It is valid for ${OTP_LIFETIME_MINUTES} minutes.`}>
       <form
         noValidate
         onSubmit={(event) => {
