@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AccountsService } from './accounts/accounts-service';
 import { PasswordResets, RESET_MAIL_DELAY_MS } from './accounts/password-resets';
+import { SignIn } from './accounts/sign-in';
 import { UsersRepository } from './accounts/users-repository';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -85,9 +86,10 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const notify = noticeSender(mailer, log, background);
   const authenticatorApps = new AuthenticatorApps(db, notify, log, clock);
   const serviceSessions = new ServiceSessionsRepository(db);
-  const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, { registration: config.registration, log, notify, audit, background }, clock);
+  const signIn = new SignIn(users, sessions, throttle, authenticatorApps, { log, notify, audit, background }, clock);
+  const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, signIn, { registration: config.registration, log, notify }, clock);
   const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);
-  const passwordResets = new PasswordResets(db, users, accounts, throttle, mailer, { publicUrl: config.publicUrl, log, background, mailDelayMs: options.resetMailDelayMs ?? RESET_MAIL_DELAY_MS }, clock);
+  const passwordResets = new PasswordResets(db, users, accounts, signIn, throttle, mailer, { publicUrl: config.publicUrl, log, background, mailDelayMs: options.resetMailDelayMs ?? RESET_MAIL_DELAY_MS }, clock);
   const avatars = new Avatars(db, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);
@@ -126,5 +128,5 @@ export async function createServices(config: Config, db: Database, log: FastifyB
     throw AppError.forbidden();
   };
 
-  return { config, db, clock, audit, keys, accessTokens, sessions, throttle, notify, accounts, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows, background };
+  return { config, db, clock, audit, keys, accessTokens, sessions, throttle, notify, accounts, signIn, authenticatorApps, emailCodes, passwordResets, avatars, apiServices, oauth, oauthClientThrottle, launcher, usersAdmin, sessionsAdmin, authenticate, requireAdmin, lifecycle: { draining: false }, lastActive, expiredRows, background };
 }

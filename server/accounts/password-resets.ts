@@ -10,6 +10,7 @@ import { hashToken, newOpaqueToken } from '../sessions/tokens';
 import { addressBlock } from '../throttle/address-block';
 import { rethrowAs, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AccountsService } from './accounts-service';
+import type { SignIn } from './sign-in';
 import { refuseCommonPassword } from './common-passwords';
 import { normaliseEmail, type UsersRepository } from './users-repository';
 
@@ -40,6 +41,7 @@ export class PasswordResets {
     private readonly db: Database,
     private readonly users: UsersRepository,
     private readonly accounts: AccountsService,
+    private readonly signIn: SignIn,
     private readonly throttle: FailureThrottle,
     private readonly mailer: Mailer,
     private readonly options: { publicUrl: string; log: FastifyBaseLogger; background: BackgroundWork; mailDelayMs: readonly [min: number, max: number] },
@@ -90,7 +92,7 @@ export class PasswordResets {
     if (user.disabled_at !== null) throw AppError.accountDisabled();
     await this.accounts.setPassword(user.id, password, 'reset-by-link');
     // Whoever holds the mailbox may sign in again at once, even after failed guesses.
-    await this.accounts.forgetFailedSignIns(user.email);
+    await this.signIn.forgetFailedSignIns(user.email);
     return { userId: user.id, twoStepOff: await this.accounts.dropUnprovenSecondStep(user) };
   }
 }

@@ -36,7 +36,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.post('/api/v1/auth/login', { onRequest: [untrustedProxyWarning(services.config.trustProxy), publicUrlMismatchWarning(services.config.publicUrl)], schema: { body: loginRequestSchema, response: { 200: loginResponseSchema, ...errors } } }, async (request) => {
-    return services.accounts.login(request.body.email, request.body.password, request.body.code, {
+    return services.signIn.login(request.body.email, request.body.password, request.body.code, {
       userAgent: request.headers['user-agent'],
       ip: request.ip,
     });

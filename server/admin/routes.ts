@@ -45,7 +45,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     const before = await usersAdmin.get(request.params.id);
     const { current_password: currentPassword, ...changes } = request.body;
     const own = request.params.id === request.auth!.userId;
-    if (own && currentPassword !== undefined) await services.accounts.provePassword(request.auth!, currentPassword, request.ip);
+    if (own && currentPassword !== undefined) await services.signIn.provePassword(request.auth!, currentPassword, request.ip);
     const after = await usersAdmin.update(request.params.id, changes, request.auth!, own && currentPassword !== undefined);
     const changed = changedAccountFields(before, after);
     return changed ? recorded(request, { kind: 'account-changed', userId: after.id, detail: changed }, after) : after;

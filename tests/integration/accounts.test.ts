@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountsService, LOGIN_THROTTLE } from '../../server/accounts/accounts-service';
+import { AccountsService } from '../../server/accounts/accounts-service';
+import { LOGIN_THROTTLE } from '../../server/accounts/sign-in';
 import { UsersRepository } from '../../server/accounts/users-repository';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
@@ -110,7 +111,7 @@ describe('registration', () => {
         return name;
       }
     }
-    const accounts = new AccountsService(new RacingUsers(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit: t.app.services.audit, background: t.app.services.background }, clock);
+    const accounts = new AccountsService(new RacingUsers(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, t.app.services.signIn, { registration: 'open', log: t.app.log, notify }, clock);
     const made = await Promise.all(['kim@one.io', 'kim@two.io', 'kim@three.io'].map((email) => accounts.register({ full_name: 'Kim', email, password: 'Kimberly-kim1' })));
     const usernames = await db.selectFrom('users').select('username').where('id', 'in', made.map(({ id }) => id)).execute();
     expect(reads, 'the two that lost read again (and again, if they raced each other)').toBeGreaterThanOrEqual(racing + 2);
@@ -300,7 +301,7 @@ describe("changing one's password", () => {
   });
 
   it('stores the new password and ends the other sessions in one commit: a failure between them changes nothing', async () => {
-    const { db, sessions, throttle, notify, authenticatorApps, audit, background, clock } = t.app.services;
+    const { db, sessions, throttle, notify, authenticatorApps, clock } = t.app.services;
     const user = await registerAndLogin(t.app);
     const elsewhere = await login(user.email, user.password);
     // The last sign-out fails, as when the database connection drops or the process is killed there.
@@ -309,7 +310,7 @@ describe("changing one's password", () => {
         throw new Error('connection lost');
       }
     }
-    const failing = new AccountsService(new UsersRepository(db), sessions, new FailingServiceSessions(db), throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit, background }, clock);
+    const failing = new AccountsService(new UsersRepository(db), sessions, new FailingServiceSessions(db), throttle, authenticatorApps, t.app.services.signIn, { registration: 'open', log: t.app.log, notify }, clock);
     await expect(failing.setPassword(user.id, 'Brand-new1', 'changed')).rejects.toThrow('connection lost');
     expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { token: elsewhere.body.refresh })).status, 'the other session goes on').toBe(200);
     expect((await login(user.email, user.password)).status, 'the old password still works').toBe(200);

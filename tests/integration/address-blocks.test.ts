@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { LOGIN_THROTTLE, REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
+import { REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
+import { LOGIN_THROTTLE } from '../../server/accounts/sign-in';
 import { RESET_THROTTLE } from '../../server/accounts/password-resets';
 import { call, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 

@@ -1,8 +1,7 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountsService } from '../../server/accounts/accounts-service';
+import { SignIn } from '../../server/accounts/sign-in';
 import { UsersRepository } from '../../server/accounts/users-repository';
-import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import type { Authenticated, UserSessionsService } from '../../server/sessions/user-sessions-service';
 import { oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
@@ -95,8 +94,8 @@ describe('disabled accounts', () => {
     const racing = Object.create(sessions, {
       start: { value: async (...args: Parameters<UserSessionsService['start']>) => (await usersAdmin.setDisabled(userId, true, administrator), sessions.start(...args)) },
     }) as UserSessionsService;
-    const accounts = new AccountsService(new UsersRepository(f.t.db), racing, new ServiceSessionsRepository(f.t.db), throttle, authenticatorApps, { registration: 'open', log: f.t.app.log, notify, audit, background: f.t.app.services.background }, clock);
-    await expect(accounts.login(f.user.email, f.user.password, undefined, { userAgent: undefined, ip: undefined })).rejects.toThrow('This account is disabled');
+    const signIn = new SignIn(new UsersRepository(f.t.db), racing, throttle, authenticatorApps, { log: f.t.app.log, notify, audit, background: f.t.app.services.background }, clock);
+    await expect(signIn.login(f.user.email, f.user.password, undefined, { userAgent: undefined, ip: undefined })).rejects.toThrow('This account is disabled');
     const live = await f.t.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     expect(live).toEqual([]);
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
-import { LOGIN_THROTTLE } from '../../server/accounts/accounts-service';
+import { LOGIN_THROTTLE } from '../../server/accounts/sign-in';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';

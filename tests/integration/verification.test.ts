@@ -256,7 +256,7 @@ describe('completing verification', () => {
   it('does not mark the account verified when its email was changed between the check and the write', async () => {
     const user = await registerAndLogin(t.app);
     await t.db.updateTable('users').set({ email_verified: 1, avatar_verified: 1 }).where('id', '=', user.id).execute();
-    const { db, sessions, throttle, notify, authenticatorApps, audit, background, clock } = t.app.services;
+    const { db, sessions, throttle, notify, authenticatorApps, clock } = t.app.services;
     // An administrator changes the email (to be proved again) just as the account completes its verification.
     class RacingUsers extends UsersRepository {
       override async markVerified(id: string, now: number) {
@@ -264,7 +264,7 @@ describe('completing verification', () => {
         return super.markVerified(id, now);
       }
     }
-    const accounts = new AccountsService(new RacingUsers(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, { registration: 'open', log: t.app.log, notify, audit, background }, clock);
+    const accounts = new AccountsService(new RacingUsers(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, t.app.services.signIn, { registration: 'open', log: t.app.log, notify }, clock);
     await expect(accounts.completeVerification(user.id)).rejects.toThrow('Verify your email and profile picture first');
     expect(await db.selectFrom('users').select(['verified', 'email_verified']).where('id', '=', user.id).executeTakeFirstOrThrow()).toEqual({ verified: 0, email_verified: 0 });
   });
