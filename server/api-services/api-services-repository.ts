@@ -8,7 +8,8 @@ import { editVersion } from '../admin/edit-version';
 
 export type ApiServiceRow = Selectable<ApiServicesTable>;
 
-const list = (json: string): string[] => JSON.parse(json) as string[];
+/** A list column (redirect URIs, scopes, grant types, groups) as stored: JSON text. */
+export const storedList = (json: string): string[] => JSON.parse(json) as string[];
 
 export function toApiService(row: ApiServiceRow): ApiService {
   return {
@@ -16,15 +17,15 @@ export function toApiService(row: ApiServiceRow): ApiService {
     name: row.name,
     description: row.description,
     client_id: row.client_id,
-    redirect_uris: list(row.redirect_uris),
-    post_logout_redirect_uris: list(row.post_logout_redirect_uris),
-    scopes: list(row.scopes),
-    grant_types: list(row.grant_types),
+    redirect_uris: storedList(row.redirect_uris),
+    post_logout_redirect_uris: storedList(row.post_logout_redirect_uris),
+    scopes: storedList(row.scopes),
+    grant_types: storedList(row.grant_types),
     is_active: row.is_active === 1,
     icon_url: row.icon_url,
     launch_url: row.launch_url,
     id_token_signed_response_alg: row.id_token_signed_response_alg,
-    allowed_groups: list(row.allowed_groups),
+    allowed_groups: storedList(row.allowed_groups),
     require_two_step: row.require_two_step === 1,
     public_client: row.public_client === 1,
     created_at: new Date(row.created_at).toISOString(),

@@ -1,5 +1,5 @@
 import { redirectWith } from '../../contract/oauth';
-import type { ApiServicesRepository } from '../api-services/api-services-repository';
+import { type ApiServicesRepository, storedList } from '../api-services/api-services-repository';
 import { omittingEmpty } from './authorization-request';
 import type { IdTokenHints } from './id-token-hints';
 import type { ServiceSessionsRepository } from './service-sessions-repository';
@@ -46,7 +46,7 @@ export class EndSession {
     let redirectTo: string | null = null;
     // A disabled service still has its session ended, but no one is sent back to it.
     if (service?.is_active === 1 && request.post_logout_redirect_uri) {
-      const allowed = [...(JSON.parse(service.redirect_uris) as string[]), ...(JSON.parse(service.post_logout_redirect_uris) as string[])];
+      const allowed = [...storedList(service.redirect_uris), ...storedList(service.post_logout_redirect_uris)];
       if (allowed.includes(request.post_logout_redirect_uri)) redirectTo = redirectWith(request.post_logout_redirect_uri, { state: request.state });
     }
     return { redirect_to: redirectTo, subject, ended };

@@ -1,7 +1,7 @@
 import type { ReusedToken } from '../../contract/audit';
 import type { AuditLog } from '../audit/audit-log';
 import type { ClientInfo, SessionPolicy } from '../sessions/user-sessions-service';
-import type { ApiServiceRow } from '../api-services/api-services-repository';
+import { type ApiServiceRow, storedList } from '../api-services/api-services-repository';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
 import { letsIn } from './checks/check-allowed-groups';
@@ -32,11 +32,11 @@ export type TokenResponse = {
   scope: string;
 };
 
-const allowsRefresh = (service: ApiServiceRow) => (JSON.parse(service.grant_types) as string[]).includes('refresh_token');
+const allowsRefresh = (service: ApiServiceRow) => storedList(service.grant_types).includes('refresh_token');
 
 /** What was granted, less any scope the service has been given up since (openid is always its). */
 const stillOffered = (service: ApiServiceRow, granted: string[]): string[] => {
-  const offered = JSON.parse(service.scopes) as string[];
+  const offered = storedList(service.scopes);
   return granted.filter((scope) => scope === 'openid' || offered.includes(scope));
 };
 

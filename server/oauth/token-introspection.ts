@@ -1,4 +1,4 @@
-import type { ApiServiceRow } from '../api-services/api-services-repository';
+import { type ApiServiceRow, storedList } from '../api-services/api-services-repository';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';
 import { userOf, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
@@ -32,7 +32,7 @@ export class TokenIntrospection {
     if (!row || row.expires_at <= now || row.used_at !== null || serviceSignInEnd(row.auth_time, this.sessionMaxAgeSeconds) <= now) return undefined;
     if (row.session_revoked_at !== null || row.session_expires_at <= now || row.service_is_active !== 1 || row.user_disabled_at !== null) return undefined;
     // A refresh token of a service no longer given the refresh grant is refused by the token endpoint.
-    if (row.kind === 'refresh' && !(JSON.parse(row.service_grant_types) as string[]).includes('refresh_token')) return undefined;
+    if (row.kind === 'refresh' && !storedList(row.service_grant_types).includes('refresh_token')) return undefined;
     return { ...row, scopes: row.scope.split(' ') };
   }
 

@@ -1,4 +1,4 @@
-import type { ApiServiceRow } from '../../api-services/api-services-repository';
+import { type ApiServiceRow, storedList } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
 
 const SUPPORTED = ['authorization_code', 'refresh_token'];
@@ -7,7 +7,7 @@ const SUPPORTED = ['authorization_code', 'refresh_token'];
 export function checkGrantType(service: ApiServiceRow, grantType: string | undefined): 'authorization_code' | 'refresh_token' {
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is missing');
   if (!SUPPORTED.includes(grantType)) throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
-  const allowed = JSON.parse(service.grant_types) as string[];
+  const allowed = storedList(service.grant_types);
   if (!allowed.includes(grantType)) throw new OAuthError('unauthorized_client', `This service may not use the ${grantType} grant`);
   return grantType as 'authorization_code' | 'refresh_token';
 }
@@ -17,7 +17,7 @@ export function checkGrantType(service: ApiServiceRow, grantType: string | undef
  * (RFC 6749 §4.1.2.1), before the person approves anything, not at the token endpoint after.
  */
 export function checkCodeGrantAllowed(service: ApiServiceRow): void {
-  if (!(JSON.parse(service.grant_types) as string[]).includes('authorization_code')) {
+  if (!storedList(service.grant_types).includes('authorization_code')) {
     throw new OAuthError('unauthorized_client', 'This service may not use the authorization_code grant');
   }
 }

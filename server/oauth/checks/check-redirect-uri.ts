@@ -1,4 +1,4 @@
-import type { ApiServiceRow } from '../../api-services/api-services-repository';
+import { type ApiServiceRow, storedList } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
 
 /**
@@ -8,7 +8,7 @@ import { OAuthError } from '../oauth-error';
  * left out only when exactly one is registered.
  */
 export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | undefined): string {
-  const registered = JSON.parse(service.redirect_uris) as string[];
+  const registered = storedList(service.redirect_uris);
   if (redirectUri === undefined) {
     if (registered.length === 1) return registered[0]!;
     throw new OAuthError('invalid_request', 'redirect_uri is missing');
@@ -19,7 +19,7 @@ export function checkRedirectUri(service: ApiServiceRow, redirectUri: string | u
 
 /** Whether the service has this redirect URI, by the rules above. */
 export function isRegistered(service: Pick<ApiServiceRow, 'redirect_uris' | 'public_client'>, redirectUri: string): boolean {
-  const registered = JSON.parse(service.redirect_uris) as string[];
+  const registered = storedList(service.redirect_uris);
   const loopback = service.public_client === 1 ? loopbackAnyPort(redirectUri) : undefined;
   return registered.some((uri) => uri === redirectUri || (loopback !== undefined && loopbackAnyPort(uri) === loopback));
 }

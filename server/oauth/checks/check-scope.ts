@@ -1,4 +1,4 @@
-import type { ApiServiceRow } from '../../api-services/api-services-repository';
+import { type ApiServiceRow, storedList } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
 
 /**
@@ -8,7 +8,7 @@ import { OAuthError } from '../oauth-error';
 export function checkScope(service: ApiServiceRow, scope: string | undefined): string[] {
   const requested = [...new Set((scope ?? '').split(' ').filter(Boolean))];
   if (!requested.includes('openid')) throw new OAuthError('invalid_scope', 'The openid scope is required');
-  const allowed = JSON.parse(service.scopes) as string[];
+  const allowed = storedList(service.scopes);
   const refused = requested.filter((s) => !allowed.includes(s));
   if (refused.length > 0) throw new OAuthError('invalid_scope', `Scope not allowed for this service: ${refused.join(' ')}`);
   return requested;
