@@ -4,7 +4,7 @@ import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
 import { createService as createServiceThroughApi, E2E_URL, login, newPerson, register, turnOnTwoStep, verifiedPerson, type Person } from './support/api';
 import { discover, startCallbackServer, startPopupRelyingParty } from './support/relying-party';
-import { checkScreen, signIn, signInToHome } from './support/ui';
+import { checkScreen, linesOf, signIn, signInToHome } from './support/ui';
 
 let callback: string;
 let closeCallback: () => Promise<void>;
@@ -74,7 +74,8 @@ test('a real relying party signs a person in through the consent screen, then re
 
 test('prompt=select_account shows the account picker first (and Use another account shows it again); the account picked is the one the service gets', async ({ page }) => {
   const service = await createService({ name: 'Mealie' });
-  const [first, second] = [await verifiedPerson('pick'), await verifiedPerson('other')];
+  // 'p': an address whose part before the @ fits a phone's account line, though the whole does not.
+  const [first, second] = [await verifiedPerson('p'), await verifiedPerson('other')];
   await signInToHome(page, first);
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Switch account' }).click();
@@ -96,6 +97,11 @@ test('prompt=select_account shows the account picker first (and Use another acco
   expect(await page.getByText(first.email).evaluate((text) => text.scrollWidth <= text.clientWidth && getComputedStyle(text).textOverflow !== 'ellipsis')).toBe(true);
   // The name whole too: a long one wraps ("Bob Buil…" hid who it is).
   expect(await page.getByText(first.name, { exact: true }).evaluate((text) => getComputedStyle(text).textOverflow)).not.toBe('ellipsis');
+  // Too long for the line at 390 px, it wraps after the @ or before a dot, not inside a word ("…@e2e.t / est" before).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wrapsBetweenWords = (lines: string[]) => lines.length > 1 && lines.slice(0, -1).every((line, at) => line.endsWith('@') || lines[at + 1]!.startsWith('.'));
+  await expect.poll(async () => wrapsBetweenWords(await linesOf(page.getByText(first.email)))).toBe(true);
+  await page.setViewportSize({ width: 360, height: 740 });
   const switchBox = (await page.getByRole('button', { name: 'Use another account' }).boundingBox())!;
   expect(Math.min(switchBox.width, switchBox.height)).toBeGreaterThanOrEqual(44);
   // The consent screen's own control goes back to the picker; both accounts stay saved.

@@ -165,3 +165,26 @@ export async function watchForText(page: Page, text: string): Promise<() => Prom
   }, text);
   return () => page.evaluate(() => document.documentElement.dataset.sawWatchedText === 'yes');
 }
+
+/** The text of each line a wrapped text takes, in order (each character placed by its own box). */
+export function linesOf(text: Locator): Promise<string[]> {
+  return text.evaluate((element) => {
+    const lines: string[] = [];
+    let top = -Infinity;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const characters = node.textContent ?? '';
+      for (let at = 0; at < characters.length; at++) {
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 1);
+        const { top: charTop } = range.getBoundingClientRect();
+        if (charTop > top + 2) {
+          lines.push(characters[at]!);
+          top = charTop;
+        } else lines[lines.length - 1] += characters[at]!;
+      }
+    }
+    return lines;
+  });
+}

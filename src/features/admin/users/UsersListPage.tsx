@@ -6,7 +6,7 @@ import { PlusIcon } from '../../../ui/icons';
 import { AnchorLink, ButtonLink } from '../../../ui/links';
 import { AdminPage, SearchBox } from '../shared/AdminPage';
 import { DataTable, type Column } from '../shared/DataTable';
-import { EmailAddress } from '../shared/EmailAddress';
+import { EmailAddress } from '../../../ui/EmailAddress';
 import { longDate, yesNo } from '../shared/format';
 import { useApiData } from '../shared/use-api-data';
 
