@@ -91,6 +91,13 @@ test('a name or an email address that is one long word wraps inside the screen, 
   await expect(admin.getByRole('heading', { name: person.name, level: 1 })).toBeVisible();
   await expect(admin, 'the tab says whose page it is').toHaveTitle(`${person.name} · Home Guard`);
   expect(await widthOverflow(admin)).toBe(0);
+  // Cut short on the line of Admin, not pushed under it, and tall enough for its descenders ("Audit Lo_").
+  const crumbs = admin.getByRole('navigation', { name: 'Breadcrumb' });
+  const [upper, current] = [crumbs.getByRole('link', { name: 'Admin' }), crumbs.locator('[aria-current="page"]')];
+  await expect(upper, 'only the last crumb is the current page').not.toHaveAttribute('aria-current');
+  const [upperTop, currentTop] = await Promise.all([upper, current].map(async (crumb) => (await crumb.boundingBox())!.y));
+  expect(Math.abs(currentTop! - upperTop!)).toBeLessThan(4);
+  expect(await current.evaluate((crumb) => crumb.getBoundingClientRect().height >= parseFloat(getComputedStyle(crumb).fontSize) * 1.3)).toBe(true);
   await checkScreen(admin, 'admin-user-long-name');
   const service = await createService(E2E_ADMIN, { name: `Paperless${'Documentmanagementsystem'.repeat(4)}`, redirect_uris: ['https://paperless.home.lan/callback'] });
   await admin.goto(`/admin/api-services/view/${service.id}`);

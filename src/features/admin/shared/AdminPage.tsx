@@ -10,12 +10,14 @@ export function AdminPage({ title, actions, children }: { title: string; actions
   return (
     <Stack gap="md">
       <nav aria-label="Breadcrumb">
-        <Breadcrumbs separator="›">
-          <AnchorLink to="/admin" size="sm">
+        <Breadcrumbs separator="›" style={{ flexWrap: 'nowrap' }}>
+          {/* Exact: the router marks a link to any page above this one as the current page otherwise. */}
+          <AnchorLink to="/admin" size="sm" activeOptions={{ exact: true }}>
             Admin
           </AnchorLink>
-          {/* The heading below shows a long name whole; here it is cut short rather than run off the screen. */}
-          <Text size="sm" truncate miw={0} aria-current="page">
+          {/* The heading below shows a long name whole; here it is cut short on the line of Admin rather
+              than run off the screen, tall enough for its descenders (the breadcrumbs' line height is 1). */}
+          <Text size="sm" lh="sm" truncate miw={0} aria-current="page">
             {title}
           </Text>
         </Breadcrumbs>
