@@ -5,7 +5,8 @@ import { OfflineIcon } from './icons';
 import { ButtonLink } from './links';
 import { NoticeCard } from './NoticeCard';
 
-type Props = { title: string; message: string; detail: string; onRetry: () => void };
+/** `detail`: what went wrong, when it says more than the title. */
+type Props = { title: string; message: string; detail?: string | undefined; onRetry: () => void };
 
 /**
  * A step that needs the server did not get through (offline, or the server is down): said as
@@ -16,9 +17,11 @@ export function RetryCard({ title, message, detail, onRetry }: Props) {
   return (
     <NoticeCard icon={<OfflineIcon size={30} />} colour="yellow" title={title}>
       <Text c="dimmed">{message}</Text>
-      <Text size="sm" c="dimmed">
-        {detail}
-      </Text>
+      {detail && (
+        <Text size="sm" c="dimmed">
+          {detail}
+        </Text>
+      )}
       <Group mt="sm">
         <Button onClick={onRetry}>Try again</Button>
         <ButtonLink to="/" variant="default">

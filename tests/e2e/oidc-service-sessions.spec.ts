@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { E2E_ADMIN } from './global-setup';
 import { createService as createServiceThroughApi, E2E_URL, verifiedPerson } from './support/api';
 import { discover, startCallbackServer } from './support/relying-party';
-import { checkScreen, controlled, signIn, signInToHome } from './support/ui';
+import { checkScreen, controlled, linesOf, signIn, signInToHome } from './support/ui';
 
 // A service's sessions after the consent screen: in the admin area, and the service's sign-out.
 
@@ -71,6 +71,10 @@ test('a sign-out without an ID token asks first: staying keeps the account, and 
   await expect(page.getByRole('heading', { name: 'Sign out of Home Guard?' })).toBeVisible();
   await expect(page.getByText(person.email)).toBeVisible();
   await checkScreen(page, 'signout-ask');
+  // On a phone both answers fit half the card on one line ("Stay signed / in" before).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(async () => (await linesOf(page.getByRole('button', { name: 'Stay signed in' }).locator('.mantine-Button-label'))).length).toBe(1);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Stay signed in' }).click();
   await expect(page.getByRole('heading', { name: 'Back at the service' })).toBeVisible();
   expect(new URL(page.url()).searchParams.get('state')).toBe('stay');
@@ -94,6 +98,8 @@ test('offline, or answered 502 by the proxy, a sign-in request and a sign-out wa
   await context.setOffline(true);
   await page.goto(`/auth?${new URLSearchParams({ client_id: service.clientId, redirect_uri: callback, response_type: 'code', scope: 'openid', state: 'later' })}`);
   await expect(page.getByRole('heading', { name: 'Home Guard cannot be reached' })).toBeVisible();
+  await expect(page.getByText('The sign-in request is kept: it goes on as soon as the connection is back.')).toBeVisible();
+  await expect(page.getByText(/Check the connection/), 'the title is not said twice').toHaveCount(0);
   await checkScreen(page, 'consent-offline');
   await context.setOffline(false);
   await expect(page.getByText('Are you sure you want to trust Paperless?')).toBeVisible();

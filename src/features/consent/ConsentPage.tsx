@@ -18,6 +18,9 @@ import { hadStep, markStep } from './request-steps';
 // An app's own scheme opens the app, and this tab stays: after this long, say so.
 const HAND_OFF_WAIT_MS = 2_000;
 
+/** The error under a "cannot be reached" title, unless it only says that again. */
+const beyondTitle = (message: string) => (message === UNREACHABLE ? undefined : message);
+
 /**
  * /auth: the authorization endpoint. The request is checked before anyone signs in; a bad
  * client or redirect_uri is shown here, other errors go back to the service.
@@ -151,17 +154,17 @@ export function ConsentPage({ params }: { params: AuthorizationParams }) {
   }, [result, signInRequired, activeAccount?.accountId, hasAuthenticated, profile]);
 
   if (unreachable) {
-    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={unreachable} onRetry={() => setAttempt((n) => n + 1)} />;
+    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={beyondTitle(unreachable)} onRetry={() => setAttempt((n) => n + 1)} />;
   }
   if (result && !result.ok && !result.error.redirect_to) return <AuthorizationErrorPage error={result.error} />;
   if (leaving && handedOff) return <HandedToAppCard service={check?.service.name} url={leaving} />;
   if (check && !leaving && activeAccount && hasAuthenticated && !profile) {
     // The account's profile did not load: whether it may go on (verified) is not known yet.
-    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={UNREACHABLE} onRetry={() => void session.reloadProfile()} />;
+    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." onRetry={() => void session.reloadProfile()} />;
   }
   // prompt=none shows no screen: a code request that got no answer says so, or the page would wait for ever.
   if (check?.prompt.includes('none') && !leaving && !allowing.busy && allowing.outcome?.kind === 'error') {
-    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={allowing.outcome.message} onRetry={() => void allow()} />;
+    return <RetryCard title="Home Guard cannot be reached" message="The sign-in request is kept: it goes on as soon as the connection is back." detail={beyondTitle(allowing.outcome.message)} onRetry={() => void allow()} />;
   }
   if (!check || leaving || !activeAccount || !profile || askingFor !== activeAccount.accountId) {
     return <LoadingScreen label={leaving ? `Returning to ${check?.service.name ?? 'the service'}...` : 'Checking the sign-in request...'} />;
