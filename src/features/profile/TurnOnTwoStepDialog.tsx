@@ -95,14 +95,15 @@ export function TurnOnTwoStepDialog({ onClose, onDone }: { onClose: () => void; 
             <Textarea label="Or type this setup key" value={grouped(setup.secret)} readOnly autosize minRows={1} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} rightSection={<CopyButton value={setup.secret} label="Copy setup key" />} />
             <form {...getFormProps(form)}>
               <Stack gap="sm">
+                <AuthenticatorCodeInput key={fields.code.key} field={fields.code} label="2. Type the 6-digit code the app shows" />
+                <PasswordInput {...getInputProps(fields.current_password, { type: 'password' })} key={fields.current_password.key} label="3. Type your current password" autoComplete="current-password" error={fields.current_password.errors?.[0]} />
+                {/* Below the fields it is about and above the buttons: above step 2 it scrolled them out of the dialog on a laptop. */}
                 <OutcomeAlert outcome={turningOn.outcome} />
                 {keyStale && (
                   <Button variant="default" onClick={startAgain} style={{ alignSelf: 'flex-start' }}>
                     Start again
                   </Button>
                 )}
-                <AuthenticatorCodeInput key={fields.code.key} field={fields.code} label="2. Type the 6-digit code the app shows" />
-                <PasswordInput {...getInputProps(fields.current_password, { type: 'password' })} key={fields.current_password.key} label="3. Type your current password" autoComplete="current-password" error={fields.current_password.errors?.[0]} />
                 <Group justify="flex-end" mt="sm">
                   <Button variant="default" onClick={onClose}>
                     Cancel
