@@ -9,7 +9,8 @@ import { UserIcon } from './icons';
 export function AccountAvatar({ src, name, decorative, children, ...props }: AvatarProps & { src: string | null | undefined; name: string; decorative?: boolean; children?: ReactNode }) {
   return (
     <Avatar src={src ?? null} alt={decorative ? '' : name} color="blue" {...props}>
-      {children ?? <UserIcon size={18} />}
+      {/* Half the circle: 18 px alone was a speck in the 72–128 px avatars of the larger pages. */}
+      {children ?? <UserIcon size={typeof props.size === 'number' ? Math.round(props.size / 2) : 18} />}
     </Avatar>
   );
 }

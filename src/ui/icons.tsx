@@ -24,7 +24,8 @@ export const DevicesIcon = icon(['M3 5h13v10H3z', 'M1 18h17', 'M19 9h4v11h-4z'])
 export const KeyIcon = icon(['M14 10a4 4 0 10-3.5 4L9 15.5V18H6.5v2.5H3V17l6.5-6.5A4 4 0 0014 10z', 'M15.5 8.5h.01']);
 export const UserIcon = icon(['M12 12a4 4 0 100-8 4 4 0 000 8z', 'M4 21c1-4 4.2-6 8-6s7 2 8 6']);
 export const PlusIcon = icon(['M12 5v14', 'M5 12h14']);
-export const LogoutIcon = icon(['M15 4h4v16h-4', 'M10 17l5-5-5-5', 'M15 12H3']);
+// The door on the left, the arrow leaving it (the door on the right, arrow in, is signing in).
+export const LogoutIcon = icon(['M9 4H5v16h4', 'M16 17l5-5-5-5', 'M21 12H9']);
 export const SwitchIcon = icon(['M7 7h13l-3-3', 'M17 17H4l3 3']);
 export const OfflineIcon = icon(['M2 8.5a15 15 0 0120 0', 'M5.5 12a10 10 0 0113 0', 'M9 15.5a5 5 0 016 0', 'M12 19h.01', 'M3 3l18 18']);
 export const ListIcon = icon(['M9 6h11', 'M9 12h11', 'M9 18h11', 'M4.5 6h.01', 'M4.5 12h.01', 'M4.5 18h.01']);
