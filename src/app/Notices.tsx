@@ -57,7 +57,9 @@ export function UpdatePrompt({ onReload }: { onReload: () => void }) {
   return (
     <Paper withBorder shadow="lg" radius="md" p="sm" pos="fixed" bottom={16} right={16} style={{ zIndex: 150, maxWidth: 'calc(100vw - 32px)' }} role="alert">
       <Group gap="sm" wrap="wrap" justify="flex-end">
-        <Text size="sm">A new version of Home Guard is available.</Text>
+        <Text size="sm" style={{ flexGrow: 1 }}>
+          A new version of Home Guard is available.
+        </Text>
         <Group gap="xs" wrap="nowrap">
           <Button size="xs" variant="default" onClick={() => setLater(true)}>
             Later

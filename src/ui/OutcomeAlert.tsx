@@ -18,8 +18,9 @@ export function OutcomeAlert({ outcome }: { outcome: Outcome }) {
     if (shown) alert.current?.scrollIntoView({ block: 'nearest' });
   }, [shown]);
   if (!outcome) return null;
+  // The card's width wherever it is, also in a stack that keeps its buttons to their own width.
   return (
-    <Alert ref={alert} color={COLOURS[outcome.kind]} variant="light" role={outcome.kind === 'error' ? 'alert' : 'status'}>
+    <Alert ref={alert} color={COLOURS[outcome.kind]} variant="light" role={outcome.kind === 'error' ? 'alert' : 'status'} style={{ alignSelf: 'stretch' }}>
       {outcome.message}
     </Alert>
   );

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
 import { addAccount, checkScreen, expectInSight, signBackIn, signIn, signInToHome } from './support/ui';
@@ -171,6 +171,10 @@ test('a person changes their password from Personal Info: this device stays sign
   await dialog.getByRole('button', { name: 'Change Password' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status')).toHaveText('Your password is changed. Your other devices and your services were signed out.');
+  // As wide as the card's text, as every message is (it shrank to its own text here).
+  const widthOf = async (locator: Locator) => (await locator.boundingBox())!.width;
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Password' }) });
+  expect(await widthOf(card.getByRole('status'))).toBeCloseTo(await widthOf(card.getByText(/^A new password signs you out/)), 0);
   await checkScreen(page, 'personal-info-password-changed');
 
   await page.reload();

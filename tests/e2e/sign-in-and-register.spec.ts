@@ -211,6 +211,8 @@ test('screenshots of the sign-in screens, the picker, home and personal info', a
   await checkScreen(page, 'home');
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
   await expect(page.getByRole('heading', { name: 'Personal Info' })).toBeVisible();
+  // The name is there to read, not to type in: shaded, unlike a field of a form (it looked like one waiting for a Save).
+  expect(await page.getByLabel('Full name').evaluate((input) => getComputedStyle(input).backgroundColor)).not.toBe('rgb(255, 255, 255)');
   await checkScreen(page, 'personal-info');
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Switch account' }).click();

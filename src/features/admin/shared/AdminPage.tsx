@@ -59,7 +59,9 @@ export function SearchBox({ value, onSearch }: { value: string; onSearch: (searc
         setText(event.currentTarget.value);
         debounced(event.currentTarget.value);
       }}
-      maw={360}
+      // One width on every list, the Audit Log's row with its filter too (it shrank there to fit its placeholder).
+      w={360}
+      maw="100%"
     />
   );
 }
