@@ -10,7 +10,6 @@ import { firstFreeUsername, usernameFromEmail } from './usernames';
 export type UserRow = Selectable<UsersTable>;
 
 /** A groups column (users.groups, api_services.allowed_groups): a JSON array of names, written only from a checked list. */
-export const readGroups = (column: string): string[] => JSON.parse(column) as string[];
 
 export type NewUser = {
   id: string;

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { AdminUser, AdminUserDetail, adminUserCreateSchema, adminUserUpdateSchema } from '../../contract/admin';
 import type { AccountsService } from '../accounts/accounts-service';
-import { isUsernameTaken, normaliseEmail, readGroups, type UserRow } from '../accounts/users-repository';
+import { isUsernameTaken, normaliseEmail, type UserRow } from '../accounts/users-repository';
 import { isUniqueViolation } from '../db/constraint-violations';
 import type { Database } from '../db/database';
 import { isPostgres } from '../db/postgres-one-statement';
@@ -15,6 +15,7 @@ import type { ServiceSessionsRepository } from '../oauth/service-sessions-reposi
 import type { Authenticated, UserSessionsService } from '../sessions/user-sessions-service';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { contains, isoOrNull } from '../db/sql-search';
+import { storedList } from '../db/stored-list';
 
 const toAdminUser = (row: UserRow): AdminUser => ({
   id: row.id,
@@ -28,7 +29,7 @@ const toAdminUser = (row: UserRow): AdminUser => ({
 });
 
 /** What the user edit form shows (see editVersion). */
-const userEditVersion = (row: UserRow) => editVersion([row.full_name, row.email, row.username, row.phone_number, row.is_admin, readGroups(row.groups)]);
+const userEditVersion = (row: UserRow) => editVersion([row.full_name, row.email, row.username, row.phone_number, row.is_admin, storedList(row.groups)]);
 
 const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   ...toAdminUser(row),
@@ -38,7 +39,7 @@ const toDetail = (row: UserRow, twoStepEnabled: boolean): AdminUserDetail => ({
   avatar_verified: row.avatar_verified === 1,
   verified: row.verified === 1,
   two_step_enabled: twoStepEnabled,
-  groups: readGroups(row.groups),
+  groups: storedList(row.groups),
   edit_version: userEditVersion(row),
 });
 

@@ -5,11 +5,9 @@ import type { Database } from '../db/database';
 import { firstRow, preparedQuery } from '../db/prepared-query';
 import type { ApiServicesTable } from '../db/schema';
 import { editVersion } from '../admin/edit-version';
+import { storedList } from '../db/stored-list';
 
 export type ApiServiceRow = Selectable<ApiServicesTable>;
-
-/** A list column (redirect URIs, scopes, grant types, groups) as stored: JSON text. */
-export const storedList = (json: string): string[] => JSON.parse(json) as string[];
 
 export function toApiService(row: ApiServiceRow): ApiService {
   return {

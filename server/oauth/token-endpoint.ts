@@ -1,7 +1,7 @@
 import type { ReusedToken } from '../../contract/audit';
 import type { AuditLog } from '../audit/audit-log';
 import type { ClientInfo, SessionPolicy } from '../sessions/user-sessions-service';
-import { type ApiServiceRow, storedList } from '../api-services/api-services-repository';
+import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { timeOrderedUuid } from '../db/time-ordered-uuid';
 import { hashToken } from '../sessions/tokens';
 import { letsIn } from './checks/check-allowed-groups';
@@ -13,6 +13,7 @@ import { takesSignIn } from './checks/check-two-step';
 import { OAuthError } from './oauth-error';
 import { userOf, type CodeRow, type ServiceSessionsRepository } from './service-sessions-repository';
 import type { IssuedTokens, TokenIssuer } from './token-issuer';
+import { storedList } from '../db/stored-list';
 
 export type TokenRequest = {
   grant_type?: string | undefined;

@@ -1,9 +1,10 @@
-import { type ApiServiceRow, storedList } from '../api-services/api-services-repository';
+import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';
 import { userOf, type ServiceSessionsRepository, type TokenInContext } from './service-sessions-repository';
 import { serviceSignInEnd } from './token-endpoint';
 import { claimsFor } from './token-issuer';
+import { storedList } from '../db/stored-list';
 
 export type LiveToken = TokenInContext & { scopes: string[] };
 

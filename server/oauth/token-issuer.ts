@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
-import { readGroups, type UserRow } from '../accounts/users-repository';
+import type { UserRow } from '../accounts/users-repository';
 import { pictureUrl } from '../avatars/avatars';
 import { signJwt } from '../keys/sign-jwt';
 import type { SigningAlg, SigningKeys } from '../keys/signing-keys';
 import { newSplitToken } from '../sessions/tokens';
+import { storedList } from '../db/stored-list';
 
 export type IssuedTokens = {
   access: string;
@@ -23,7 +24,7 @@ export function claimsFor(user: ClaimsUser, scopes: string[], issuer: string): R
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
   // No `nickname`: Gitea's client reads it before `preferred_username` for the account's name.
   if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, preferred_username: user.username, picture: pictureUrl(user.profile_picture, issuer) });
-  if (scopes.includes('groups')) claims.groups = readGroups(user.groups);
+  if (scopes.includes('groups')) claims.groups = storedList(user.groups);
   return claims;
 }
 

@@ -1,5 +1,6 @@
-import { type ApiServiceRow, storedList } from '../../api-services/api-services-repository';
+import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
+import { storedList } from '../../db/stored-list';
 
 /**
  * The redirect_uri must be one of the registered ones, byte for byte (trailing slash, case and

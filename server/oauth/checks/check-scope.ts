@@ -1,5 +1,6 @@
-import { type ApiServiceRow, storedList } from '../../api-services/api-services-repository';
+import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { OAuthError } from '../oauth-error';
+import { storedList } from '../../db/stored-list';
 
 /**
  * The requested scopes: openid is required, and each must be allowed for the service. A scope
