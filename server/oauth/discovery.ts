@@ -1,8 +1,12 @@
+import { discoveryDocumentSchema, type DiscoveryDocument } from '../../contract/oauth';
 import { KNOWN_SCOPES } from '../../contract/services';
 
-/** The OpenID Provider metadata (OIDC Discovery §3), for issuer = PUBLIC_URL. */
-export function discoveryDocument(issuer: string) {
-  return {
+/**
+ * The OpenID Provider metadata (OIDC Discovery §3), for issuer = PUBLIC_URL. Served as written
+ * once at start: checked against its schema there, not per request.
+ */
+export function discoveryDocument(issuer: string): DiscoveryDocument {
+  return discoveryDocumentSchema.parse({
     issuer,
     authorization_endpoint: `${issuer}/auth`,
     token_endpoint: `${issuer}/api/v1/oauth/token`,
@@ -30,5 +34,5 @@ export function discoveryDocument(issuer: string) {
     authorization_response_iss_parameter_supported: true,
     frontchannel_logout_supported: false,
     backchannel_logout_supported: false,
-  };
+  });
 }

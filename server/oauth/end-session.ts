@@ -1,11 +1,9 @@
-import { redirectWith } from '../../contract/oauth';
+import { redirectWith, type EndSessionRequest } from '../../contract/oauth';
 import type { ApiServicesRepository } from '../api-services/api-services-repository';
 import { omittingEmpty } from './authorization-request';
 import type { IdTokenHints } from './id-token-hints';
 import type { ServiceSessionsRepository } from './service-sessions-repository';
 import { storedList } from '../db/stored-list';
-
-export type EndSessionRequest = { id_token_hint?: string | undefined; post_logout_redirect_uri?: string | undefined; state?: string | undefined; client_id?: string | undefined };
 
 /**
  * RP-initiated logout: ends the service session the ID token names and says where to return.

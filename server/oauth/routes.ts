@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionQuerySchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionQuerySchema, endSessionRequestSchema, endSessionResponseSchema, introspectionSchema, oauthErrorSchema, tokenBodySchema, tokenRequestSchema, tokenResponseSchema, userClaimsSchema, userinfoBodySchema } from '../../contract/oauth';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import { requestSource } from '../audit/audit-log';
@@ -11,9 +11,6 @@ import { discoveryDocument } from './discovery';
 import { installFormBodyParser } from './form-body';
 import { installOAuthErrorHandling, OAuthError } from './oauth-error';
 
-const text = z.string().max(8000).optional();
-const tokenRequestSchema = z.object({ grant_type: text, code: text, redirect_uri: text, code_verifier: text, refresh_token: text, scope: text, client_id: text, client_secret: text }).passthrough();
-const tokenBodySchema = z.object({ token: text, token_type_hint: text, client_id: text, client_secret: text }).passthrough();
 const errors = { 400: oauthErrorSchema, 401: oauthErrorSchema, 403: oauthErrorSchema };
 
 // Services call these from other origins (browsers included): open to any origin, without cookies.
@@ -110,7 +107,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     return { code: issued.code, redirect_to: issued.redirect_to };
   });
 
-  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema }, onRequest: requireForm }, async (request, reply) => {
+  app.post('/api/v1/oauth/token', { schema: { body: tokenRequestSchema, response: { 200: tokenResponseSchema } }, onRequest: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => authenticatedClient(request, request.body));
     noStore(reply);
     return oauth.tokens.grant(client, request.body, requestSource(request).client);
@@ -127,10 +124,10 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     }
     return oauth.introspection.userinfo(bearerToken(request) ?? fromBody);
   };
-  app.get('/api/v1/oauth/userinfo', userinfo);
-  app.post('/api/v1/oauth/userinfo', { schema: { body: z.object({ access_token: text }).passthrough().nullish() } }, userinfo);
+  app.get('/api/v1/oauth/userinfo', { schema: { response: { 200: userClaimsSchema } } }, userinfo);
+  app.post('/api/v1/oauth/userinfo', { schema: { body: userinfoBodySchema, response: { 200: userClaimsSchema } } }, userinfo);
 
-  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema }, onRequest: requireForm }, async (request, reply) => {
+  app.post('/api/v1/oauth/introspect', { schema: { body: tokenBodySchema, response: { 200: introspectionSchema } }, onRequest: requireForm }, async (request, reply) => {
     const client = await services.oauthClientThrottle(request, () => confidentialClient(request, request.body));
     noStore(reply);
     return oauth.introspection.introspect(client, request.body.token);

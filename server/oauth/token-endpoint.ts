@@ -1,4 +1,5 @@
 import type { ReusedToken } from '../../contract/audit';
+import type { TokenRequest, TokenResponse } from '../../contract/oauth';
 import type { AuditLog } from '../audit/audit-log';
 import type { ClientInfo, SessionPolicy } from '../sessions/user-sessions-service';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
@@ -14,24 +15,6 @@ import { OAuthError } from './oauth-error';
 import { userOf, type CodeRow, type ServiceSessionsRepository } from './service-sessions-repository';
 import type { IssuedTokens, TokenIssuer } from './token-issuer';
 import { storedList } from '../db/stored-list';
-
-export type TokenRequest = {
-  grant_type?: string | undefined;
-  code?: string | undefined;
-  redirect_uri?: string | undefined;
-  code_verifier?: string | undefined;
-  refresh_token?: string | undefined;
-  scope?: string | undefined;
-};
-
-export type TokenResponse = {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  id_token: string;
-  refresh_token?: string;
-  scope: string;
-};
 
 const allowsRefresh = (service: ApiServiceRow) => storedList(service.grant_types).includes('refresh_token');
 

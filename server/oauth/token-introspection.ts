@@ -1,3 +1,4 @@
+import type { Introspection, UserClaims } from '../../contract/oauth';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';
@@ -38,7 +39,7 @@ export class TokenIntrospection {
   }
 
   /** Userinfo: the claims the access token's scopes allow. */
-  async userinfo(accessToken: string | undefined): Promise<Record<string, unknown>> {
+  async userinfo(accessToken: string | undefined): Promise<UserClaims> {
     if (!accessToken) throw new OAuthError('invalid_token', 'An access token is required', 401, undefined, { 'WWW-Authenticate': 'Bearer' });
     const live = await this.live(accessToken);
     const user = live?.kind === 'access' ? userOf(live) : undefined;
@@ -48,7 +49,7 @@ export class TokenIntrospection {
   }
 
   /** RFC 7662: only the client a token was issued to learns anything about it. */
-  async introspect(client: ApiServiceRow, token: string | undefined): Promise<Record<string, unknown>> {
+  async introspect(client: ApiServiceRow, token: string | undefined): Promise<Introspection> {
     // Required (RFC 7662 §2.1): a client that forgot it is told so, not that some token is inactive.
     if (!token) throw new OAuthError('invalid_request', 'token is missing');
     const live = await this.live(token);

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { UserClaims } from '../../contract/oauth';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import type { UserRow } from '../accounts/users-repository';
 import { pictureUrl } from '../avatars/avatars';
@@ -19,8 +20,8 @@ export type IssuedTokens = {
 export type ClaimsUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'full_name' | 'username' | 'profile_picture' | 'groups'>;
 
 /** Claims a service may read about a user, by scope (OIDC Core §5.4). */
-export function claimsFor(user: ClaimsUser, scopes: string[], issuer: string): Record<string, unknown> {
-  const claims: Record<string, unknown> = { sub: user.id };
+export function claimsFor(user: ClaimsUser, scopes: string[], issuer: string): UserClaims {
+  const claims: UserClaims = { sub: user.id };
   if (scopes.includes('email')) Object.assign(claims, { email: user.email, email_verified: user.email_verified === 1 });
   // No `nickname`: Gitea's client reads it before `preferred_username` for the account's name.
   if (scopes.includes('profile')) Object.assign(claims, { name: user.full_name, preferred_username: user.username, picture: pictureUrl(user.profile_picture, issuer) });

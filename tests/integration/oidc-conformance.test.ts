@@ -1,6 +1,7 @@
 import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { introspectionSchema, tokenResponseSchema, userClaimsSchema } from '../../contract/oauth';
 import { PUBLISH_AHEAD_MS } from '../../server/keys/signing-keys';
 import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
@@ -324,5 +325,31 @@ describe('a disabled service (RP-Initiated Logout §3)', () => {
     // Enabled again, the same request returns to it.
     await oidcJson(f.issuer, 'PATCH', `/api/v1/admin/api-services/toggle/${service.id}`, {}, f.adminToken);
     expect((await endSession()).body.redirect_to).toBe(`${CALLBACK}?state=s`);
+  });
+});
+
+describe('the answers are the contract\'s shapes (contract/oauth.ts)', () => {
+  it('token, userinfo and introspection answers hold exactly their schemas\' fields, and userinfo the ID token\'s claims about the person', async () => {
+    service = await f.createService({ name: 'Everything', scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'] });
+    const issued = await exchange((await code({ scope: 'openid email profile groups offline_access' })).body.code, { redirect_uri: CALLBACK });
+    expect(tokenResponseSchema.strict().safeParse(issued.body).error).toBeUndefined();
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token });
+    expect(tokenResponseSchema.strict().safeParse(refreshed.body).error).toBeUndefined();
+
+    const claims = await userinfo(refreshed.body.access_token);
+    expect(userClaimsSchema.strict().safeParse(claims).error).toBeUndefined();
+    const { sub, email, email_verified, name, preferred_username, picture, groups } = idTokenClaims(refreshed.body.id_token);
+    expect(claims).toEqual(JSON.parse(JSON.stringify({ sub, email, email_verified, name, preferred_username, picture, groups })));
+    expect(Object.keys(claims).sort()).toEqual(['email', 'email_verified', 'groups', 'name', 'picture', 'preferred_username', 'sub']);
+
+    const introspect = async (tokenToAsk: string) =>
+      (await fetch(`${f.issuer}/api/v1/oauth/introspect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}` },
+        body: new URLSearchParams({ token: tokenToAsk }),
+      })).json();
+    for (const answer of [await introspect(refreshed.body.access_token), await introspect(refreshed.body.refresh_token), await introspect('not-a-token')]) {
+      expect(introspectionSchema.strict().safeParse(answer).error).toBeUndefined();
+    }
   });
 });

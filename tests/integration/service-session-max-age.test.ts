@@ -94,3 +94,12 @@ it('a session stored with a later end (opened before SESSION_MAX_AGE was lowered
   expect(await userinfo(issued.body.access_token)).toBe(401);
   expect((await refresh(issued.body.refresh_token)).body.error).toBe('invalid_grant');
 });
+
+it('a refresh in the sign-in\'s last second is answered, its access token told to last 0 s', async () => {
+  const { code, exchange, refresh, userinfo } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '3600', SESSION_MAX_AGE: '3600' });
+  const issued = await exchange(await code());
+  f.t.advance(3599.5 * SECOND);
+  const last = await refresh(issued.body.refresh_token);
+  expect(last).toMatchObject({ status: 200, body: { expires_in: 0 } });
+  expect(await userinfo(last.body.access_token)).toBe(200);
+});

@@ -2,7 +2,7 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { endSessionResponseSchema, opensAnApp } from '../../../contract/oauth';
+import { endSessionResponseSchema, opensAnApp, type EndSessionRequest } from '../../../contract/oauth';
 import { ApiError, errorMessage } from '../../api/errors';
 import { useSession } from '../../app/session-context';
 import { AccountLine } from '../../ui/AccountLine';
@@ -14,8 +14,6 @@ import { OutcomeAlert } from '../../ui/OutcomeAlert';
 import { RetryCard } from '../../ui/RetryCard';
 import { useAsyncAction } from '../../ui/use-async-action';
 
-export type SignOutParams = { id_token_hint?: string | undefined; post_logout_redirect_uri?: string | undefined; state?: string | undefined; client_id?: string | undefined };
-
 type Stage = { kind: 'ending' } | { kind: 'ask'; redirectTo: string | null } | { kind: 'signed-out' } | { kind: 'failed'; message: string };
 
 /**
@@ -24,7 +22,7 @@ type Stage = { kind: 'ending' } | { kind: 'ask'; redirectTo: string | null } | {
  * Without an ID token naming an account here, the account signed in is not the service's to end:
  * the person is asked (RP-Initiated Logout 1.0 §2), never told they are out while still in.
  */
-export function SignOutPage({ params }: { params: SignOutParams }) {
+export function SignOutPage({ params }: { params: EndSessionRequest }) {
   const session = useSession();
   const { activeAccount } = useSnapshot(session.state);
   const [stage, setStage] = useState<Stage>({ kind: 'ending' });
