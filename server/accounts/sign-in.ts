@@ -14,7 +14,7 @@ import { addressBlock } from '../throttle/address-block';
 import { isThrottled, type CountedAttempt, type FailureThrottle, type ThrottleRule } from '../throttle/failure-throttle';
 import type { AuthenticatorApps, SignInCheck } from '../two-step/authenticator-apps';
 import { verifyPassword } from './passwords';
-import { normaliseEmail, type UsersRepository } from './users-repository';
+import { normaliseEmail, type RecentSignIn, type UsersRepository } from './users-repository';
 
 /**
  * Wrong passwords allowed per account, and per client address, before sign-in is refused for a
@@ -46,6 +46,24 @@ export const secondStepThrottle = (userId: string): [string, ThrottleRule] => [`
 /** Wrong passwords for one account from an address block it signed in from lately (see passwordThrottle). */
 const fromKnownBlock = (email: string, block: string) => `${accountKey(email)}:from:${block}`;
 
+/**
+ * Wrong passwords count per account wherever they come from: five a minute from a thousand
+ * addresses are five for the account. Alone, that let anyone keep the owner out by failing five
+ * times a minute (ASVS 2.2.1 asks for no such lever). So a sign-in from an address block the
+ * account signed in from lately counts apart, per account and block: the owner at home or at
+ * work is not locked out by someone elsewhere, and a guesser anywhere else still gets five a
+ * minute in all. Unknown emails have no such blocks, so the two are refused alike.
+ */
+function passwordThrottle(email: string, block: string, recent: readonly RecentSignIn[]): Array<[string, ThrottleRule]> {
+  const known = block !== addressBlock(undefined) && knownBlocks(recent).has(block);
+  return perMinuteAndHour(known ? fromKnownBlock(email, block) : accountKey(email));
+}
+
+const knownBlocks = (recent: readonly RecentSignIn[]) => new Set(recent.flatMap(({ ip_address }) => (ip_address === null ? [] : [addressBlock(ip_address)])));
+
+/** A sign-in being judged; `earlierDevices`: those of the account's latest sign-ins, read with them before the password was checked. */
+type SigningIn = { email: string; password: string; code: string | undefined; client: ClientInfo; accountKeys: string[]; earlierDevices: string[] };
+
 /** A second step that was given but refused: it counts as a wrong password. */
 const CODE_REFUSALS = {
   wrong: () => AppError.authenticatorCodeWrong(),
@@ -70,33 +88,17 @@ export class SignIn {
    */
   async login(email: string, password: string, code: string | undefined, client: ClientInfo): Promise<LoginResponse> {
     const block = addressBlock(client.ip);
-    const account = await this.passwordThrottle(email, block);
+    const recent = await this.users.recentSignIns(email);
+    const account = passwordThrottle(email, block, recent);
     const throttleKeys: Array<[string, ThrottleRule]> = [...account, [`login:address:${block}`, LOGIN_THROTTLE.address]];
     const throttled = () => logRefusedAttempt(this.options.log, { attempt: 'sign-in', reason: 'throttled', ip: client.ip });
-    const accountKeys = account.map(([key]) => key);
-    return this.throttle.judge(throttleKeys, (attempt) => this.judgeSignIn(email, password, code, client, attempt, accountKeys), throttled);
-  }
-
-  /**
-   * Wrong passwords count per account wherever they come from: five a minute from a thousand
-   * addresses are five for the account. Alone, that let anyone keep the owner out by failing five
-   * times a minute (ASVS 2.2.1 asks for no such lever). So a sign-in from an address block the
-   * account signed in from lately counts apart, per account and block: the owner at home or at
-   * work is not locked out by someone elsewhere, and a guesser anywhere else still gets five a
-   * minute in all. Unknown emails have no such blocks, so the two are refused alike.
-   */
-  private async passwordThrottle(email: string, block: string): Promise<Array<[string, ThrottleRule]>> {
-    const known = block !== addressBlock(undefined) && (await this.knownBlocks(email)).has(block);
-    return perMinuteAndHour(known ? fromKnownBlock(email, block) : accountKey(email));
-  }
-
-  private async knownBlocks(email: string): Promise<Set<string>> {
-    return new Set((await this.users.recentSignInAddresses(email)).map(addressBlock));
+    const signingIn = { email, password, code, client, accountKeys: account.map(([key]) => key), earlierDevices: recent.map((signIn) => signIn.device_info) };
+    return this.throttle.judge(throttleKeys, (attempt) => this.judgeSignIn(signingIn, attempt), throttled);
   }
 
   /** Forgets the account's failed sign-ins, wherever they were counted (a password reset by mail). */
   async forgetFailedSignIns(email: string): Promise<void> {
-    const keys = [accountKey(email), ...[...(await this.knownBlocks(email))].map((block) => fromKnownBlock(email, block))];
+    const keys = [accountKey(email), ...[...knownBlocks(await this.users.recentSignIns(email))].map((block) => fromKnownBlock(email, block))];
     for (const [key] of keys.flatMap(perMinuteAndHour)) await this.throttle.reset(key);
   }
 
@@ -104,7 +106,7 @@ export class SignIn {
   async provePassword(auth: Authenticated, currentPassword: string, ip: string | undefined): Promise<void> {
     const refused = (reason: 'wrong-password' | 'throttled') => logRefusedAttempt(this.options.log, { attempt: 'password-check', reason, ip, userId: auth.userId });
     await this.throttle.judge(
-      await this.passwordThrottle(auth.user.email, addressBlock(ip)),
+      passwordThrottle(auth.user.email, addressBlock(ip), await this.users.recentSignIns(auth.user.email)),
       async (attempt) => {
         const user = await this.users.findById(auth.userId);
         if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
@@ -118,7 +120,7 @@ export class SignIn {
   }
 
   /** The sign-in itself, its attempt counted: taken back unless a password or code was wrong. */
-  private async judgeSignIn(email: string, password: string, code: string | undefined, client: ClientInfo, attempt: CountedAttempt, accountKeys: string[]): Promise<LoginResponse> {
+  private async judgeSignIn({ email, password, code, client, accountKeys, earlierDevices }: SigningIn, attempt: CountedAttempt): Promise<LoginResponse> {
     const user = await this.users.findByEmail(email);
     // Unknown emails verify against a dummy hash: same answer, same time.
     // No actor: whoever tried is not known to be the account's owner.
@@ -159,7 +161,7 @@ export class SignIn {
     }
     await attempt.succeed(accountKeys);
     const amr = secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password;
-    const tokens = await this.sessions.start(user.id, client, amr);
+    const tokens = await this.sessions.start(user.id, client, amr, earlierDevices);
     // Disabled, or the password changed, while signing in? Both end every session after writing
     // the account, and this reads it after opening one: in either order, no session is left behind.
     const current = await this.users.findById(user.id);

@@ -9,7 +9,11 @@ import { firstFreeUsername, usernameFromEmail } from './usernames';
 
 export type UserRow = Selectable<UsersTable>;
 
-/** A groups column (users.groups, api_services.allowed_groups): a JSON array of names, written only from a checked list. */
+/** One of an account's latest sign-ins: where from, and on what (a user session's device_info). */
+export type RecentSignIn = { ip_address: string | null; device_info: string };
+
+/** How many of an account's latest sign-ins tell a known address block or device. */
+const RECENT_SIGN_INS = 50;
 
 export type NewUser = {
   id: string;
@@ -54,17 +58,9 @@ export class UsersRepository {
     return firstRow(await userByEmail(this.db, { email: normaliseEmail(email) }));
   }
 
-  /** The addresses the account with this email signed in from in its latest 50 sign-ins. */
-  async recentSignInAddresses(email: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('user_sessions')
-      .innerJoin('users', 'users.id', 'user_sessions.user_id')
-      .select('user_sessions.ip_address')
-      .where('users.email', '=', normaliseEmail(email))
-      .orderBy('user_sessions.issued_at', 'desc')
-      .limit(50)
-      .execute();
-    return rows.flatMap((row) => (row.ip_address === null ? [] : [row.ip_address]));
+  /** The latest sign-ins of the account with this email, newest first (none for an unknown email). */
+  async recentSignIns(email: string): Promise<RecentSignIn[]> {
+    return (await recentSignInsByEmail(this.db, { email: normaliseEmail(email) })).rows;
   }
 
   async adminExists(): Promise<boolean> {
@@ -162,3 +158,13 @@ export const isUsernameTaken = (error: unknown) => isUniqueViolation(error) && /
 // Every sign-in and code request runs these: compiled once (see preparedQuery).
 const userById = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('id', '=', value<string>('id')));
 const userByEmail = preparedQuery((db, value) => db.selectFrom('users').selectAll().where('email', '=', value<string>('email')));
+// Read once a sign-in, for the throttle's known address blocks and the new-device notice both.
+const recentSignInsByEmail = preparedQuery((db, value) =>
+  db
+    .selectFrom('user_sessions')
+    .innerJoin('users', 'users.id', 'user_sessions.user_id')
+    .select(['user_sessions.ip_address', 'user_sessions.device_info'])
+    .where('users.email', '=', value<string>('email'))
+    .orderBy('user_sessions.issued_at', 'desc')
+    .limit(RECENT_SIGN_INS),
+);

@@ -29,12 +29,6 @@ export class UserSessionsRepository {
     return firstRow(await sessionById(this.db, { id }));
   }
 
-  /** The device_info of the user's latest sessions, newest first, ended ones included. */
-  async recentDevices(userId: string, limit: number): Promise<string[]> {
-    const { rows } = await recentDevicesOfUser(this.db, { userId, limit });
-    return rows.map((row) => row.device_info);
-  }
-
   /** The user of a live session, for checking an access token; undefined when either has ended. */
   async findUserOfLiveSession(sessionId: string, userId: string, now: number): Promise<SignedInUser | undefined> {
     return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));
@@ -207,9 +201,6 @@ const slideSession = preparedQuery((db, value) =>
   db.updateTable('user_sessions').set({ last_active: value('now'), expires_at: value('expiresAt') }).where('id', '=', value<string>('sessionId')),
 );
 
-const recentDevicesOfUser = preparedQuery((db, value) =>
-  db.selectFrom('user_sessions').select('device_info').where('user_id', '=', value<string>('userId')).orderBy('issued_at', 'desc').limit(value<number>('limit')),
-);
 const setLastLogin = preparedQuery((db, value) => db.updateTable('users').set({ last_login: value('now') }).where('id', '=', value<string>('id')));
 
 const SESSION_COLUMNS = ['id', 'user_id', 'device_info', 'ip_address', 'issued_at', 'expires_at', 'last_active', 'revoked_at', 'amr'] as const;

@@ -29,9 +29,6 @@ export type SessionPolicy = {
   refreshGraceSeconds: number;
 };
 
-/** How many of a person's latest sign-ins a new one is compared with, to tell a device seen lately. */
-const RECENT_SIGN_INS = 50;
-
 /** User sessions: one per sign-in, carried by an access token and a rotating refresh token. */
 export class UserSessionsService {
   constructor(
@@ -45,14 +42,14 @@ export class UserSessionsService {
   /**
    * A sign-in: opens a session (and records it as the user's last sign-in). `newDevice`: its
    * device_info, when its browser and system are not those of any of the account's latest
-   * sign-ins (an account's first sign-in is not counted as one); otherwise null.
+   * sign-ins, whose devices are `earlier` (an account's first sign-in is not counted as one);
+   * otherwise null.
    */
-  async start(userId: string, client: ClientInfo, amr: SignInMethods): Promise<RefreshResponse & { sessionId: string; newDevice: string | null }> {
+  async start(userId: string, client: ClientInfo, amr: SignInMethods, earlier: readonly string[]): Promise<RefreshResponse & { sessionId: string; newDevice: string | null }> {
     const now = this.clock();
     const sessionId = randomUUID();
     const refresh = newSplitToken(now);
     const device = deviceInfoFromUserAgent(client.userAgent);
-    const earlier = await this.sessions.recentDevices(userId, RECENT_SIGN_INS);
     const opened = this.sessions.insert(
       {
         id: sessionId,
