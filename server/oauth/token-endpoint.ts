@@ -24,6 +24,16 @@ const stillOffered = (service: ApiServiceRow, granted: string[]): string[] => {
   return granted.filter((scope) => scope === 'openid' || offered.includes(scope));
 };
 
+/** The grants' refusals said in more than one place. */
+const GRANT_REFUSALS = {
+  signInEnded: () => new OAuthError('invalid_grant', 'The sign-in behind this code has ended'),
+  notLetIn: () => new OAuthError('invalid_grant', 'The service no longer lets this sign-in in'),
+  refreshTokenUsed: () => new OAuthError('invalid_grant', 'The refresh token has already been used'),
+};
+
+/** Whether the service's rules as they are now (its groups, its two-step) let this account's sign-in in. */
+const stillLetsIn = (service: ApiServiceRow, user: { groups: string }, amr: string) => letsIn(service, user) && takesSignIn(service, amr);
+
 /** A service session ends SESSION_MAX_AGE after the sign-in it came from, however much it is refreshed. */
 export const serviceSignInEnd = (authTime: number, sessionMaxAgeSeconds: number): number => authTime + sessionMaxAgeSeconds * 1000;
 
@@ -55,11 +65,11 @@ export class TokenEndpoint {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
       checkRedirectUriRepeated(code, request.redirect_uri);
       checkPkceVerifier(code.code_challenge, request.code_verifier);
-      if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null || this.signInEnd(code.auth_time) <= now) throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+      if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null || this.signInEnd(code.auth_time) <= now) throw GRANT_REFUSALS.signInEnded();
       // The service's rules as they are now, as on a refresh: a redirect URI removed, a group
       // dropped or two-step required in the minute since the code was given do not let it in.
       if (!isRegistered(service, code.redirect_uri)) throw new OAuthError('invalid_grant', 'redirect_uri is no longer registered for this service');
-      if (!letsIn(service, user) || !takesSignIn(service, code.amr)) throw new OAuthError('invalid_grant', 'The service no longer lets this sign-in in');
+      if (!stillLetsIn(service, user, code.amr)) throw GRANT_REFUSALS.notLetIn();
     } catch (error) {
       // A code is good for one try: a wrong verifier cannot be followed by a guess.
       await this.serviceSessions.useCode(codeHash, now);
@@ -92,7 +102,7 @@ export class TokenEndpoint {
     const code = await this.serviceSessions.findCode(codeHash);
     if (code?.used_at !== null) return this.replayed(code, now, client);
     await this.serviceSessions.useCode(codeHash, now);
-    throw new OAuthError('invalid_grant', 'The sign-in behind this code has ended');
+    throw GRANT_REFUSALS.signInEnded();
   }
 
   /** A replayed code, as it is now: whatever it issued is revoked (RFC 6749 §4.1.2). */
@@ -118,7 +128,7 @@ export class TokenEndpoint {
     if (token.used_at !== null) {
       // Service refresh tokens rotate without grace: a second use means a copy exists.
       if (await this.serviceSessions.revokeSession(sessionId, now)) await this.reused('refresh-token', token.user_id, service.id, client);
-      throw new OAuthError('invalid_grant', 'The refresh token has already been used');
+      throw GRANT_REFUSALS.refreshTokenUsed();
     }
     // The sign-in's end is checked too: a session opened before SESSION_MAX_AGE was lowered still has the old end.
     const ended = token.session_expires_at <= now || this.signInEnd(token.auth_time) <= now;
@@ -129,9 +139,9 @@ export class TokenEndpoint {
     if (token.user_disabled_at !== null) throw new OAuthError('invalid_grant', 'The account is disabled');
     // The service's rules as they are now, not as they were at sign-in: an account taken out of its
     // groups, or a sign-in without the two-step it came to require, is let in no longer (RFC 9700 §4.14.2).
-    if (!letsIn(service, user) || !takesSignIn(service, token.amr)) {
+    if (!stillLetsIn(service, user, token.amr)) {
       await this.serviceSessions.revokeSession(sessionId, now);
-      throw new OAuthError('invalid_grant', 'The service no longer lets this sign-in in');
+      throw GRANT_REFUSALS.notLetIn();
     }
 
     // A narrower scope is for this access token only: the new refresh token keeps the grant (RFC 6749 §6),
@@ -142,7 +152,7 @@ export class TokenEndpoint {
     const tokens = this.issuer.opaqueTokens(sessionId, scopes, true, expiresAt, granted);
     if (!(await this.serviceSessions.rotate(token.token_key, sessionId, now, expiresAt, tokens.rows))) {
       if (await this.serviceSessions.revokeSession(sessionId, now)) await this.reused('refresh-token', token.user_id, service.id, client);
-      throw new OAuthError('invalid_grant', 'The refresh token has already been used');
+      throw GRANT_REFUSALS.refreshTokenUsed();
     }
     const idToken = await this.issuer.idToken({ service, user, sessionId, authTime: token.auth_time, amr: token.amr, nonce: null, accessToken: tokens.access, expiresAt: tokens.accessExpiresAt, scopes });
     return this.response(tokens, idToken, scopes, now);

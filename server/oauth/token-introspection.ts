@@ -7,6 +7,9 @@ import { serviceSignInEnd } from './token-endpoint';
 import { claimsFor } from './token-issuer';
 import { storedList } from '../db/stored-list';
 
+// The token parameter is required (RFC 7662 §2.1, RFC 7009 §2.1).
+const tokenMissing = () => new OAuthError('invalid_request', 'token is missing');
+
 export type LiveToken = TokenInContext & { scopes: string[] };
 
 const INVALID_TOKEN = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
@@ -51,7 +54,7 @@ export class TokenIntrospection {
   /** RFC 7662: only the client a token was issued to learns anything about it. */
   async introspect(client: ApiServiceRow, token: string | undefined): Promise<Introspection> {
     // Required (RFC 7662 §2.1): a client that forgot it is told so, not that some token is inactive.
-    if (!token) throw new OAuthError('invalid_request', 'token is missing');
+    if (!token) throw tokenMissing();
     const live = await this.live(token);
     if (!live || live.service_id !== client.id) return { active: false };
     return {
@@ -67,7 +70,7 @@ export class TokenIntrospection {
 
   /** RFC 7009: revoking a refresh token ends its whole session; an access token dies alone. */
   async revoke(client: ApiServiceRow, token: string | undefined): Promise<void> {
-    if (!token) throw new OAuthError('invalid_request', 'token is missing');
+    if (!token) throw tokenMissing();
     const row = await this.serviceSessions.findTokenInContext(token);
     if (!row || row.service_id !== client.id) return;
     if (row.kind === 'refresh') await this.serviceSessions.revokeSession(row.service_session_id, this.clock());

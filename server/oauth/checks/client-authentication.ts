@@ -12,6 +12,9 @@ const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="home-guard", charset
 export const SERVICE_DISABLED = 'This service is disabled';
 
 /** The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the form body, never both; or its client_id alone. */
+const malformedCredentials = () => new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
+const authenticationRequired = () => new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
+
 export function readClientCredentials(request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }): ClientCredentials {
   const header = request.headers.authorization;
   if (header && /^basic /i.test(header)) {
@@ -24,16 +27,16 @@ export function readClientCredentials(request: FastifyRequest, body: { client_id
       clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
       secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
     } catch {
-      throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
+      throw malformedCredentials();
     }
     // Every other input refuses NUL too: PostgreSQL cannot compare it with text.
-    if (colon < 0 || !clientId || clientId.includes('\0') || secret.includes('\0')) throw new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
+    if (colon < 0 || !clientId || clientId.includes('\0') || secret.includes('\0')) throw malformedCredentials();
     if (body.client_id !== undefined && body.client_id !== clientId) throw new OAuthError('invalid_request', 'client_id does not match the credentials');
     return { clientId, secret, method: 'client_secret_basic' };
   }
   if (body.client_id && body.client_secret !== undefined) return { clientId: body.client_id, secret: body.client_secret, method: 'client_secret_post' };
   if (body.client_id) return { clientId: body.client_id, secret: null, method: 'none' };
-  throw new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
+  throw authenticationRequired();
 }
 
 /**
@@ -46,7 +49,7 @@ export function authenticateClient(service: ApiServiceRow | undefined, credentia
   if (service?.public_client === 1) {
     if (credentials.secret) throw new OAuthError('invalid_client', 'This is a public client: it has no secret to send', 401, undefined, challenge);
   } else if (credentials.secret === null) {
-    throw new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
+    throw authenticationRequired();
   } else if (!service || !clientSecretMatches(credentials.secret, service.client_secret_hash)) {
     throw new OAuthError('invalid_client', 'Client authentication failed', 401, undefined, challenge);
   }
