@@ -1,4 +1,4 @@
-import { discoveryDocumentSchema, type DiscoveryDocument } from '../../contract/oauth';
+import { discoveryDocumentSchema, type DiscoveryDocument } from '../../contract/oidc-endpoints';
 import { KNOWN_SCOPES } from '../../contract/services';
 
 /**

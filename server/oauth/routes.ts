@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionQuerySchema, endSessionRequestSchema, endSessionResponseSchema, introspectionSchema, oauthErrorSchema, tokenBodySchema, tokenRequestSchema, tokenResponseSchema, userClaimsSchema, userinfoBodySchema } from '../../contract/oauth';
+import { AUTHORIZATION_PARAMS, END_SESSION_PARAMS, authorizationCheckSchema, authorizationQuerySchema, codeRequestSchema, codeResponseSchema, endSessionQuerySchema, endSessionRequestSchema, endSessionResponseSchema, oauthErrorSchema } from '../../contract/oauth';
+import { introspectionSchema, tokenBodySchema, tokenRequestSchema, tokenResponseSchema, userClaimsSchema, userinfoBodySchema } from '../../contract/oidc-endpoints';
 import { bearerToken } from '../http/authenticate';
 import { JWKS_MAX_AGE_SECONDS } from '../keys/signing-keys';
 import { requestSource } from '../audit/audit-log';

@@ -1,5 +1,5 @@
 import type { ReusedToken } from '../../contract/audit';
-import type { TokenRequest, TokenResponse } from '../../contract/oauth';
+import type { TokenRequest, TokenResponse } from '../../contract/oidc-endpoints';
 import type { AuditLog } from '../audit/audit-log';
 import type { ClientInfo, SessionPolicy } from '../sessions/user-sessions-service';
 import type { ApiServiceRow } from '../api-services/api-services-repository';

@@ -1,4 +1,4 @@
-import type { Introspection, UserClaims } from '../../contract/oauth';
+import type { Introspection, UserClaims } from '../../contract/oidc-endpoints';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import { OAuthError } from './oauth-error';
 import type { LastActiveBatch } from './last-active-batch';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { UserClaims } from '../../contract/oauth';
+import type { UserClaims } from '../../contract/oidc-endpoints';
 import type { ApiServiceRow } from '../api-services/api-services-repository';
 import type { UserRow } from '../accounts/users-repository';
 import { pictureUrl } from '../avatars/avatars';

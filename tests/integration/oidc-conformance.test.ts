@@ -1,7 +1,7 @@
 import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { introspectionSchema, tokenResponseSchema, userClaimsSchema } from '../../contract/oauth';
+import { introspectionSchema, tokenResponseSchema, userClaimsSchema } from '../../contract/oidc-endpoints';
 import { PUBLISH_AHEAD_MS } from '../../server/keys/signing-keys';
 import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
