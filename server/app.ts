@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountsRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
 import { auditRoutes } from './audit/routes';
 import { apiServicesRoutes } from './api-services/routes';
 import { avatarRoutes } from './avatars/routes';
 import { launcherRoutes } from './launcher/routes';
+import { checkedAnswers } from './http/checked-answers';
 import { oauthRoutes } from './oauth/routes';
 import { healthRoutes } from './operations/health-routes';
 import { installMetrics } from './operations/metrics';
@@ -70,7 +71,7 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   }).withTypeProvider<ZodTypeProvider>();
   app.server.on('checkExpectation', answerUnmetExpectation);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(checkedAnswers);
   installErrorHandling(app);
   // First of the onRequest hooks, so that an answer thrown by a later one carries the headers too.
   installSecurityHeaders(app);
