@@ -57,7 +57,8 @@ export function NewPasswordCard({ id, description, action, dialogTitle, schema, 
         <Title order={2} fz="lg">
           Password
         </Title>
-        {!open && <OutcomeAlert outcome={setting.outcome} />}
+        {/* Kept while the dialog is open, so the message put in it when it closes is read out. */}
+        <OutcomeAlert outcome={open ? null : setting.outcome} />
         <Text size="sm" c="dimmed">
           {description}
         </Text>

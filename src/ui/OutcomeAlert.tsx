@@ -1,14 +1,21 @@
 import { Alert } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 
 export type Outcome = { kind: 'success' | 'error' | 'info'; message: string } | null;
 
 const COLOURS = { success: 'green', error: 'red', info: 'blue' } as const;
 
+// The card's width wherever it is, also in a stack that keeps its buttons to their own width.
+const STRETCHED: CSSProperties = { alignSelf: 'stretch' };
+// Empty, the region takes no room: in a stack it would add a gap of its own.
+const OUT_OF_FLOW: CSSProperties = { position: 'absolute' };
+
 /**
- * The result of a form or an action: green, red or blue, announced to screen readers. Brought
- * into sight when it appears: above a long form on a phone it was off the screen, and pressing
- * Update seemed to do nothing.
+ * The result of a form or an action: green, red or blue, announced to screen readers. A success
+ * or a note is put into a status region that is always there (WCAG technique ARIA22): a region
+ * that appears with its message in it is not read out by every screen reader. A refusal is an
+ * alert, which is read out as it appears. Brought into sight when it appears: above a long form
+ * on a phone it was off the screen, and pressing Update seemed to do nothing.
  */
 export function OutcomeAlert({ outcome }: { outcome: Outcome }) {
   const alert = useRef<HTMLDivElement>(null);
@@ -17,11 +24,18 @@ export function OutcomeAlert({ outcome }: { outcome: Outcome }) {
   useEffect(() => {
     if (shown) alert.current?.scrollIntoView({ block: 'nearest' });
   }, [shown]);
-  if (!outcome) return null;
-  // The card's width wherever it is, also in a stack that keeps its buttons to their own width.
-  return (
-    <Alert ref={alert} color={COLOURS[outcome.kind]} variant="light" role={outcome.kind === 'error' ? 'alert' : 'status'} style={{ alignSelf: 'stretch' }}>
+  const refused = outcome?.kind === 'error';
+  const shownAlert = outcome && (
+    <Alert ref={alert} color={COLOURS[outcome.kind]} variant="light" role={refused ? 'alert' : undefined} style={STRETCHED}>
       {outcome.message}
     </Alert>
+  );
+  return (
+    <>
+      <div role="status" style={outcome && !refused ? STRETCHED : OUT_OF_FLOW}>
+        {!refused && shownAlert}
+      </div>
+      {refused && shownAlert}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
-import { addAccount, checkScreen, expectInSight, signBackIn, signIn, signInToHome } from './support/ui';
+import { addAccount, checkScreen, expectInSight, signBackIn, signIn, signInToHome, statusRegionsNow } from './support/ui';
 
 test('two accounts on one device: pick, switch (seen by another tab without reload), sign out one', async ({ context }) => {
   const ada = await verifiedPerson('ada');
@@ -168,13 +168,15 @@ test('a person changes their password from Personal Info: this device stays sign
   await dialog.getByLabel('New Password').fill('Second-life77');
   await dialog.getByLabel('Repeat Password').fill('Second-life77');
   await checkScreen(page, 'change-password');
+  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Password' }) });
+  // The card's message is put in a region there all along, the dialog open, so it is read out.
+  const said = await statusRegionsNow(card);
   await dialog.getByRole('button', { name: 'Change Password' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status')).toHaveText('Your password is changed. Your other devices and your services were signed out.');
+  await expect(said).toHaveText('Your password is changed. Your other devices and your services were signed out.');
   // As wide as the card's text, as every message is (it shrank to its own text here).
   const widthOf = async (locator: Locator) => (await locator.boundingBox())!.width;
-  const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Password' }) });
-  expect(await widthOf(card.getByRole('status'))).toBeCloseTo(await widthOf(card.getByText(/^A new password signs you out/)), 0);
+  expect(await widthOf(said)).toBeCloseTo(await widthOf(card.getByText(/^A new password signs you out/)), 0);
   await checkScreen(page, 'personal-info-password-changed');
 
   await page.reload();

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { login } from './support/api';
-import { checkScreen, personOnTheirDevice, signIn } from './support/ui';
+import { checkScreen, personOnTheirDevice, shownStatus, signIn } from './support/ui';
 
 test('an administrator disables an account: its owner is signed out and kept out until it is enabled again', async ({ page, browser }) => {
   const { person, id, device, close } = await personOnTheirDevice(browser, 'leaver');
@@ -13,7 +13,7 @@ test('an administrator disables an account: its owner is signed out and kept out
   await section.getByRole('button', { name: 'Disable Account' }).click();
   const dialog = page.getByRole('dialog', { name: `Disable ${person.name}?` });
   await dialog.getByRole('button', { name: 'Disable' }).click();
-  await expect(page.getByRole('status')).toHaveText(`${person.name} was signed out of every device and service.`);
+  await expect(shownStatus(page)).toHaveText(`${person.name} was signed out of every device and service.`);
   await expect(section.getByText(`Disabled since`)).toBeVisible();
   await expect(section.locator(':focus')).toHaveCount(1); // not lost with the busy button: its button or its heading
   await checkScreen(page, 'admin-user-disabled');
@@ -22,7 +22,7 @@ test('an administrator disables an account: its owner is signed out and kept out
   await checkScreen(page, 'admin-users-disabled-badge');
 
   await device.reload();
-  await expect(device.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await expect(shownStatus(device)).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await device.getByLabel('Password', { exact: true }).fill(person.password);
   await device.getByRole('button', { name: 'Log In' }).click();
   await expect(device.getByText('This account is disabled; ask an administrator to enable it')).toBeVisible();
@@ -30,7 +30,7 @@ test('an administrator disables an account: its owner is signed out and kept out
 
   await page.goto(`/admin/users/edit/${id}`);
   await page.getByRole('button', { name: 'Enable Account' }).click();
-  await expect(page.getByRole('status')).toHaveText(`${person.name} can sign in again.`);
+  await expect(shownStatus(page)).toHaveText(`${person.name} can sign in again.`);
   await device.getByRole('button', { name: 'Log In' }).click();
   await expect(device.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   await close();
@@ -48,11 +48,11 @@ test('an administrator signs someone out everywhere (a phone lost): their device
   await checkScreen(page, 'admin-user-sign-out-everywhere');
   await dialog.getByRole('button', { name: 'Sign Out' }).click();
   // Their phone, and the sign-ins their verification made through the API.
-  await expect(page.getByRole('status')).toHaveText(new RegExp(`^${person.name} was signed out of \\d+ devices and every service\\.$`));
+  await expect(shownStatus(page)).toHaveText(new RegExp(`^${person.name} was signed out of \\d+ devices and every service\\.$`));
   await expect(section.getByText(`Enabled: ${person.name} can sign in.`)).toBeVisible();
 
   await device.reload();
-  await expect(device.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await expect(shownStatus(device)).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await device.getByLabel('Password', { exact: true }).fill(person.password);
   await device.getByRole('button', { name: 'Log In' }).click();
   await expect(device.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();

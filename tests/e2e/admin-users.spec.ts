@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
-import { checkScreen, personOnTheirDevice, signIn, signInToHome } from './support/ui';
+import { checkScreen, personOnTheirDevice, shownStatus, signIn, signInToHome } from './support/ui';
 
 test('users: create one, see "never" until it signs in, search on the server', async ({ page, browser }) => {
   await page.goto('/auth/login?from=%2Fadmin%2Fusers');
@@ -62,7 +62,8 @@ test('users: create one, see "never" until it signs in, search on the server', a
     });
   for (const width of [1280, 1024, 390]) {
     await page.setViewportSize({ width, height: 800 });
-    expect(await piecesOnTwoLines(), `at ${width} px`).toEqual([]);
+    // Polled: the table becomes cards, and the sidebar slides away, after the resize (measured mid-way once).
+    await expect.poll(piecesOnTwoLines, { message: `at ${width} px` }).toEqual([]);
   }
   await expect(row.getByRole('cell').nth(1)).toHaveText(person.email); // copied, it is the address
   await checkScreen(page, 'admin-users-list');
@@ -85,7 +86,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   };
   await expect.poll(rowsMatch).toBe(true);
   const rowCount = (await page.getByRole('row').count()) - 1;
-  await expect(page.getByRole('status')).toHaveText(`Users: ${rowCount} shown`); // what a screen reader is told
+  await expect(shownStatus(page)).toHaveText(`Users: ${rowCount} shown`); // what a screen reader is told
   // Back and forward move the search box with the address, not only the rows.
   await page.goBack();
   await expect(page).not.toHaveURL(/search=/);
@@ -95,7 +96,7 @@ test('users: create one, see "never" until it signs in, search on the server', a
   await expect.poll(rowsMatch).toBe(true);
   await page.getByLabel('Search').fill('zz-no-such-user');
   await expect(page.getByText('No users found.')).toBeVisible();
-  await expect(page.getByRole('status')).toHaveText('No users found.');
+  await expect(shownStatus(page)).toHaveText('No users found.');
   await page.goBack();
   await expect(page.getByLabel('Search')).toHaveValue('ali');
   await expect.poll(rowsMatch).toBe(true);
@@ -145,12 +146,12 @@ test('an administrator sets a forgotten password: the person is signed out every
   await checkScreen(page, 'admin-user-set-password');
   await dialog.getByRole('button', { name: 'Set New Password' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status')).toHaveText(`The new password is set. ${person.name} was signed out of every device and service.`);
+  await expect(shownStatus(page)).toHaveText(`The new password is set. ${person.name} was signed out of every device and service.`);
   await checkScreen(page, 'admin-user-password-set');
 
   await device.reload();
   await expect(device.getByRole('heading', { name: 'Sign In' })).toBeVisible();
-  await expect(device.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await expect(shownStatus(device)).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await device.getByLabel('Password', { exact: true }).fill(person.password);
   await device.getByRole('button', { name: 'Log In' }).click();
   await expect(device.getByText('Invalid email or password')).toBeVisible();

@@ -4,7 +4,7 @@ import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
 import { createService as createServiceThroughApi, E2E_URL, login, newPerson, register, turnOnTwoStep, verifiedPerson, type Person } from './support/api';
 import { discover, startCallbackServer, startPopupRelyingParty } from './support/relying-party';
-import { checkScreen, linesOf, signIn, signInToHome } from './support/ui';
+import { checkScreen, linesOf, shownStatus, signIn, signInToHome } from './support/ui';
 
 let callback: string;
 let closeCallback: () => Promise<void>;
@@ -206,7 +206,7 @@ test('a service the person allowed asks no more, even after its own sign-out; si
   // without a screen that says so; Allow still goes on as the person signed in.
   const hinted = await visit('hinted', { id_token_hint: await idTokenFor(await verifiedPerson('hinted'), service) });
   await consent.waitFor();
-  await expect(page.getByRole('status')).toHaveText('Gitea asked for a different account. Allow goes on with the one below; the button beside it switches to another.');
+  await expect(shownStatus(page)).toHaveText('Gitea asked for a different account. Allow goes on with the one below; the button beside it switches to another.');
   await checkScreen(page, 'consent-other-account-hinted');
   await page.getByRole('button', { name: 'Allow' }).click();
   expect((await backAtTheService(hinted, 'hinted')).claims()!.email).toBe(person.email);
@@ -214,7 +214,7 @@ test('a service the person allowed asks no more, even after its own sign-out; si
   await page.goto('/personal-info');
   const card = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Services' }) });
   await card.getByRole('button', { name: 'Sign out Gitea' }).click();
-  await expect(card.getByRole('status')).toHaveText('You are signed out of Gitea.');
+  await expect(shownStatus(card)).toHaveText('You are signed out of Gitea.');
   const third = await visit('third');
   await consent.waitFor();
   await page.getByRole('button', { name: 'Allow' }).click();
@@ -371,7 +371,7 @@ test('a service that signs in in a popup gets the answer in the window that open
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Sign in with Home Guard' }).click()]);
     await signIn(popup, person); // signed out: Sign In, then the consent screen, all in the popup
     await popup.getByRole('button', { name: 'Allow' }).click();
-    await expect(page.getByRole('status')).toHaveText(/^Signed in: \?code=[^&]+&state=popup-state&iss=/);
+    await expect(shownStatus(page)).toHaveText(/^Signed in: \?code=[^&]+&state=popup-state&iss=/);
   } finally {
     await service.close();
   }

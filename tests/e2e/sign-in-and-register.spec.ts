@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '../support/server-process';
 import { E2E_URL, newPerson, register, resetLinkFor, verifiedPerson, verifyThroughApi } from './support/api';
-import { checkScreen, pageReadableTokens, signBackIn, signIn, signInToHome } from './support/ui';
+import { checkScreen, pageReadableTokens, shownStatus, signBackIn, signIn, signInToHome } from './support/ui';
 
 test('register through the form, sign in, and see the welcome; tokens stay out of the page', async ({ page }) => {
   const person = newPerson('reg');
@@ -114,7 +114,7 @@ test('a forgotten password: a mailed link sets a new one, which signs the accoun
   await page.getByLabel('Email').fill(person.email);
   await checkScreen(page, 'forgot-password');
   await page.getByLabel('Email').press('Enter');
-  await expect(page.getByRole('status')).toContainText(`If an account uses ${person.email}, a link to choose a new password is on its way.`);
+  await expect(shownStatus(page)).toContainText(`If an account uses ${person.email}, a link to choose a new password is on its way.`);
   // The message took the form's place, focused button and all: the focus is on it, not lost.
   await expect(page.getByRole('status')).toBeFocused();
   await checkScreen(page, 'forgot-password-sent');
@@ -242,8 +242,8 @@ test('with registration closed, the sign-in screens say so instead of offering a
     await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Register' })).toBeHidden();
     await page.goto(`${server.url}/auth/register`);
-    await expect(page.getByRole('status')).toContainText('Registration is closed');
-    await expect(page.getByRole('status')).toContainText('Only an administrator of this Home Guard can create accounts. Ask them for one.');
+    await expect(shownStatus(page)).toContainText('Registration is closed');
+    await expect(shownStatus(page)).toContainText('Only an administrator of this Home Guard can create accounts. Ask them for one.');
     await expect(page.getByLabel('Full name')).toBeHidden();
     await checkScreen(page, 'register-closed');
     await page.getByRole('link', { name: 'Log In' }).click();

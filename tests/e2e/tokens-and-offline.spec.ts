@@ -5,7 +5,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { runTs, startServerProcess, type ServerProcess } from '../support/server-process';
 import { E2E_URL, login, verifiedPerson } from './support/api';
 import { E2E_ADMIN } from './global-setup';
-import { checkScreen, controlled, expectInSight, signIn, signInToHome } from './support/ui';
+import { checkScreen, controlled, expectInSight, shownStatus, signIn, signInToHome } from './support/ui';
 
 // Every first-party refresh the server answered, from its Prometheus counters.
 const refreshesAnswered = async (server: ServerProcess) => {
@@ -151,7 +151,7 @@ test('a refused refresh (session revoked) removes the account and sends every ta
   for (const tab of [first, second]) {
     await expect(tab.getByRole('heading', { name: 'Sign In' })).toBeVisible();
     // Said why, for which account, with its address ready.
-    await expect(tab.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+    await expect(shownStatus(tab)).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
     await expect(tab.getByLabel('Email')).toHaveValue(person.email);
   }
   await first.bringToFront();

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { E2E_ADMIN } from './global-setup';
 import { setUpTwoStepElsewhere, turnOnTwoStep, verifiedPerson } from './support/api';
-import { allowClipboardWrites, checkScreen, signIn, signInToHome } from './support/ui';
+import { allowClipboardWrites, checkScreen, shownStatus, signIn, signInToHome } from './support/ui';
 
 /** The code an authenticator app holding `secret` shows now, or `steps` time steps from now. */
 const appCode = (secret: string, steps = 0) => totpCode(secret, totpStep(Date.now()) + steps);
@@ -86,7 +86,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await saved.getByRole('button', { name: 'Done' }).click();
   await expect(card.getByRole('button', { name: 'Turn Off' })).toBeFocused(); // back on the button that opened the dialogs
   await expect(saved).toBeHidden();
-  await expect(card.getByRole('status')).toHaveText('Two-step sign-in is on. Next time you sign in, have your authenticator app ready.');
+  await expect(shownStatus(card)).toHaveText('Two-step sign-in is on. Next time you sign in, have your authenticator app ready.');
   await expect(card.getByText(/^On since .+\. Signing in asks for your password and a code from your authenticator app\. You have 10 recovery codes left, in case you lose your phone\.$/)).toBeVisible();
   await checkScreen(page, 'personal-info-two-step-on');
 
@@ -119,7 +119,7 @@ test('a person turns on two-step sign-in with an authenticator app; sign-in then
   await off.getByLabel('Current Password').fill(person.password);
   await off.getByRole('button', { name: 'Turn Off' }).click();
   await expect(off).toBeHidden();
-  await expect(card.getByRole('status')).toHaveText('Two-step sign-in is off. Signing in asks for your password only.');
+  await expect(shownStatus(card)).toHaveText('Two-step sign-in is off. Signing in asks for your password only.');
   await expect(card.getByRole('button', { name: 'Turn On' })).toBeVisible();
 
   const third = await browser.newContext();
@@ -146,7 +146,7 @@ test('an administrator turns two-step sign-in off for someone who lost their aut
   await card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' }).click();
   await checkScreen(page, 'admin-user-turn-off-two-step');
   await confirm.getByRole('button', { name: 'Turn Off' }).click();
-  await expect(card.getByRole('status')).toHaveText(`Two-step sign-in is off. ${person.name} signs in with their password alone.`);
+  await expect(shownStatus(card)).toHaveText(`Two-step sign-in is off. ${person.name} signs in with their password alone.`);
   await expect(card.getByRole('button', { name: 'Turn Off Two-Step Sign-In' })).toBeHidden();
   await expect(page.locator('h2:focus')).toHaveText('Two-Step Sign-In'); // its button gone, the section keeps the focus
   await checkScreen(page, 'admin-user-two-step-off');
@@ -201,7 +201,7 @@ test('a person who lost their phone signs in with a recovery code, then makes ne
   // Closed with Escape, as people do, it is still done.
   await page.keyboard.press('Escape');
   await expect(saved).toBeHidden();
-  await expect(card.getByRole('status')).toHaveText('New recovery codes are ready. The old ones no longer work.');
+  await expect(shownStatus(card)).toHaveText('New recovery codes are ready. The old ones no longer work.');
   await expect(card).toContainText('You have 10 recovery codes left, in case you lose your phone.');
 });
 

@@ -5,6 +5,33 @@ import { login, verifiedPerson, type Person } from './api';
 
 export const SCREENSHOT_DIR = 'test-results/screenshots';
 
+/**
+ * The status message shown in `scope`. Status regions stay on the page when empty, so that a
+ * message put in one is read out (src/ui/OutcomeAlert.tsx): those are not it.
+ */
+export const shownStatus = (scope: Page | Locator) => scope.getByRole('status').filter({ hasText: /\S/ });
+
+/**
+ * Marks the status regions in `scope` as they are now, and checks that Chromium's accessibility
+ * tree, which screen readers read, has each as a live region. Answers the marked one that later
+ * shows a message: a message put in a region already there is read out (WCAG technique ARIA22),
+ * where one in a region that appears with it is not, by every screen reader.
+ */
+export async function statusRegionsNow(scope: Locator): Promise<Locator> {
+  const regions = scope.getByRole('status');
+  await expect(regions).not.toHaveCount(0);
+  await regions.evaluateAll((found) => found.forEach((region) => region.setAttribute('data-test-earlier', '')));
+  const cdp = await scope.page().context().newCDPSession(scope.page());
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[data-test-earlier]' });
+  for (const nodeId of nodeIds) {
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    expect(nodes[0]?.properties?.find((property) => property.name === 'live')?.value.value).toBe('polite');
+  }
+  await cdp.detach();
+  return scope.locator('[role="status"][data-test-earlier]').filter({ hasText: /\S/ });
+}
+
 /** Signs in through the Sign In form. */
 export async function signIn(page: Page, person: Pick<Person, 'email' | 'password'>): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
@@ -16,7 +43,7 @@ export async function signIn(page: Page, person: Pick<Person, 'email' | 'passwor
 /** On a device the server signed out: Sign In says so after a reload, and the new password gets back in. */
 export async function signBackIn(page: Page, person: Person, newPassword: string): Promise<void> {
   await page.reload();
-  await expect(page.getByRole('status')).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
+  await expect(shownStatus(page)).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
   await page.getByRole('button', { name: 'Log In' }).click();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
