@@ -25,8 +25,9 @@ export function OutcomeAlert({ outcome }: { outcome: Outcome }) {
     if (shown) alert.current?.scrollIntoView({ block: 'nearest' });
   }, [shown]);
   const refused = outcome?.kind === 'error';
+  // Mantine makes every Alert an alert unless told otherwise: a success is no alert, its region says it.
   const shownAlert = outcome && (
-    <Alert ref={alert} color={COLOURS[outcome.kind]} variant="light" role={refused ? 'alert' : undefined} style={STRETCHED}>
+    <Alert ref={alert} color={COLOURS[outcome.kind]} variant="light" role={refused ? 'alert' : 'none'} style={STRETCHED}>
       {outcome.message}
     </Alert>
   );

@@ -174,6 +174,7 @@ test('a person changes their password from Personal Info: this device stays sign
   await dialog.getByRole('button', { name: 'Change Password' }).click();
   await expect(dialog).toBeHidden();
   await expect(said).toHaveText('Your password is changed. Your other devices and your services were signed out.');
+  await expect(said.getByRole('alert'), 'said politely, not as an alert').toHaveCount(0);
   // As wide as the card's text, as every message is (it shrank to its own text here).
   const widthOf = async (locator: Locator) => (await locator.boundingBox())!.width;
   expect(await widthOf(said)).toBeCloseTo(await widthOf(card.getByText(/^A new password signs you out/)), 0);

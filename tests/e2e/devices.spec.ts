@@ -69,6 +69,7 @@ test('a person signs out every other device at once, and only this one stays sig
   const said = await statusRegionsNow(card);
   await card.getByRole('button', { name: 'Sign Out Other Devices' }).click();
   await expect(said).toHaveText('3 other devices are signed out.');
+  await expect(said.getByRole('alert'), 'said politely, not as an alert').toHaveCount(0);
   await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Sign Out Other Devices' })).toBeHidden();
   await expect(card.getByText('This device')).toBeVisible();
