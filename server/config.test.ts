@@ -171,6 +171,7 @@ describe('secrets in error messages', () => {
     ['DATABASE_URL', 'postgress://hg:S3cretPass@db:5432/hg', 'postgress://hg:***@db:5432/hg'],
     ['DATABASE_URL', 'hg:S3cretPass@db:5432/hg', 'hg:***@db:5432/hg'],
     ['DATABASE_URL', 'postgres://hg:S3cret#Pass@db:5432/hg', 'postgres://hg:***@db:5432/hg'],
+    ['DATABASE_URL', 'postgress://hg@db/hg?password=S3cretPass', 'postgress://hg@db/hg?password=***'],
     ['SMTP_URL', 'http://mailer:S3cretPass@mail:587', 'http://mailer:***@mail:587'],
     ['SMTP_URL', 'smtp://mailer:S3cret@Pass@[mail', 'smtp://mailer:***@[mail'],
     // No password: nothing to hide, and the user name and scheme stay as they were.

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { maskedUrl } from './masked-url';
 
 const DAY = 24 * 60 * 60;
 
@@ -159,12 +160,6 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-/** A URL's password replaced by ***, for quoting a value in a log line. It runs to the last @, so a stray @ in the password cannot leak its tail. */
-function maskPassword(value: string): string {
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
-  return scheme + value.slice(scheme.length).replace(/^([^:/?#@]*):[\s\S]*@/, (_match, user: string) => `${user}:***@`);
-}
-
 const SECRET_FILE_VARIABLES = ['DATABASE_URL', 'SMTP_URL'];
 
 type ResolvedEnv = {
@@ -209,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultStaticDi
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
     const source = files[name] ? ` from ${name}_FILE ${files[name]}` : '';
-    throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(maskPassword(values[name] ?? ''))}${source})`);
+    throw new ConfigError(`${name}: ${issue.message} (got ${JSON.stringify(maskedUrl(values[name] ?? ''))}${source})`);
   }
   const e = parsed.data;
   // Only a refresh moves a session's end on, and the app refreshes as its access token runs out:

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { maskedUrl } from '../masked-url';
 
 /**
  * A database problem the operator fixes (a path, a permission, an address, a version), not a
@@ -73,8 +74,7 @@ export function sqliteOpenProblem(error: unknown, file: string): DatabaseProblem
  * (postgres://user@/db?host=/run/postgresql), which pg takes.
  */
 export function describePostgres(databaseUrl: string): { location: string; address: string } {
-  // The password runs to the last @, as pg reads it: one with an @ of its own would leak its tail.
-  const location = databaseUrl.replace(/^(postgres(?:ql)?:\/\/[^:@/?#]*):[\s\S]*@(?=[^@]*$)/, '$1@');
+  const location = maskedUrl(databaseUrl);
   const url = URL.canParse(databaseUrl) ? new URL(databaseUrl) : undefined;
   const host = url?.hostname || new URLSearchParams(databaseUrl.split('?')[1] ?? '').get('host') || 'localhost';
   return { location, address: `${host}:${url?.port || '5432'}` };

@@ -45,11 +45,13 @@ it('narrows the files of an older install that anyone could read', async () => {
 });
 
 it('takes a PostgreSQL socket directory in DATABASE_URL, which pg reads and WHATWG URLs do not, naming it without the password', async () => {
-  expect(describePostgres('postgres://hg:s3cret@db.home.lan:5433/guard')).toEqual({ location: 'postgres://hg@db.home.lan:5433/guard', address: 'db.home.lan:5433' });
-  expect(describePostgres('postgres://hg:my@s3cret@db.home.lan:5433/guard').location).toBe('postgres://hg@db.home.lan:5433/guard');
+  expect(describePostgres('postgres://hg:s3cret@db.home.lan:5433/guard')).toEqual({ location: 'postgres://hg:***@db.home.lan:5433/guard', address: 'db.home.lan:5433' });
+  expect(describePostgres('postgres://hg:my@s3cret@db.home.lan:5433/guard').location).toBe('postgres://hg:***@db.home.lan:5433/guard');
+  // pg takes a password from the query as well.
+  expect(describePostgres('postgres://hg@db.home.lan/guard?sslmode=require&password=s3cret').location).toBe('postgres://hg@db.home.lan/guard?sslmode=require&password=***');
   const socket = 'postgres://hg:s3cret@/guard?host=/run/postgresql';
-  expect(describePostgres(socket)).toEqual({ location: 'postgres://hg@/guard?host=/run/postgresql', address: '/run/postgresql:5432' });
+  expect(describePostgres(socket)).toEqual({ location: 'postgres://hg:***@/guard?host=/run/postgresql', address: '/run/postgresql:5432' });
   const { db, location } = openDatabase({ databaseUrl: socket, dataDir: os.tmpdir() }); // connects on first use only
-  expect(location).toBe('postgres://hg@/guard?host=/run/postgresql');
+  expect(location).toBe('postgres://hg:***@/guard?host=/run/postgresql');
   await db.destroy();
 });

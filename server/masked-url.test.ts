@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { maskedUrl } from './masked-url';
+
+describe('maskedUrl', () => {
+  it.each([
+    ['postgres://hg:S3cret@db:5432/hg', 'postgres://hg:***@db:5432/hg'],
+    ['postgres://hg:my@S3cret@db/hg', 'postgres://hg:***@db/hg'],
+    ['postgres://hg:S3cret#x@db/hg', 'postgres://hg:***@db/hg'],
+    ['hg:S3cret@db:5432/hg', 'hg:***@db:5432/hg'],
+    // pg reads these from the query too.
+    ['postgres://hg@db/hg?password=S3cret', 'postgres://hg@db/hg?password=***'],
+    ['postgres://hg@db/hg?sslmode=verify-full&sslpassword=S3cret&application_name=x', 'postgres://hg@db/hg?sslmode=verify-full&sslpassword=***&application_name=x'],
+    ['postgres://hg:S3cret@db/hg?PASSWORD=S3cret', 'postgres://hg:***@db/hg?PASSWORD=***'],
+    ['postgres://hg@/hg?host=/run/postgresql&password=S3cret', 'postgres://hg@/hg?host=/run/postgresql&password=***'],
+    ['smtp://mailer:S3cret@mail:587', 'smtp://mailer:***@mail:587'],
+  ])('hides the password in %s', (value, shown) => {
+    expect(maskedUrl(value)).toBe(shown);
+  });
+
+  it.each(['postgres://hg@db:5432/hg', 'postgres://hg@/hg?host=/run/postgresql', 'smtp://mail:25', 'https://id.example.com', 'not a url'])('leaves %s as it is: no password in it', (value) => {
+    expect(maskedUrl(value)).toBe(value);
+  });
+});
