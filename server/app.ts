@@ -18,7 +18,7 @@ import type { Database } from './db/database';
 import { AppError } from './errors';
 import { installErrorHandling, routerRefusal } from './http/error-handler';
 import { answerClientError, answerUnmetExpectation } from './http/client-errors';
-import { RequestLog } from './http/request-log';
+import { LOGGED_REQUEST, RequestLog } from './http/request-log';
 import { installSecurityHeaders, setApiHeaders } from './http/security-headers';
 import { installStaticFiles } from './http/static-files';
 import { installJsonBodyParser } from './http/json-body';
@@ -49,8 +49,9 @@ export async function buildApp(config: Config, options: AppOptions): Promise<Fas
   // Zod's words for rules a schema states without a message of its own (once per process is enough; again is harmless).
   installDefaultMessages();
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const logger = options.logger ?? { level: config.logLevel };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: typeof logger === 'boolean' ? logger : { ...logger, serializers: LOGGED_REQUEST },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     return503OnClosing: true,

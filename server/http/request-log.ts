@@ -15,3 +15,9 @@ export class RequestLog extends LogController {
     request.log.debug({ method: request.method, path: request.url.split('?', 1)[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   }
 }
+
+/**
+ * How a request is written wherever Fastify logs one (as it does when an error handler fails):
+ * its method and path. Fastify's own would write the whole URL, query string and all.
+ */
+export const LOGGED_REQUEST = { req: (request: { method?: string; url?: string }) => ({ method: request.method, path: request.url?.split('?', 1)[0] }) };

@@ -76,6 +76,9 @@ it('logs a line per request only at LOG_LEVEL=debug, with the path and never the
     const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request');
     if (level === 'info') expect(requests).toEqual([]);
     else expect(requests.map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'GET', path: '/signout', status: expect.any(Number) }, { method: 'GET', path: '/healthz', status: 200 }]);
+    // Wherever Fastify logs a request itself (an error handler failing), without its query too.
+    t.app.log.error({ req: { method: 'GET', url: `/signout?id_token_hint=${hint}`, headers: {} } }, 'request errored');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ req: { method: 'GET', path: '/signout' } });
     expect(lines.join('')).not.toContain('secret-hint');
   }
 });
