@@ -110,7 +110,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const launcher = new Launcher(db);
   const sessionsAdmin = new SessionsAdmin(db, userSessionsRepository, serviceSessions, clock);
   // A rotated refresh token is kept as long as a session lives idle: a stolen copy used within that revokes.
-  const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000, auditEventsKeptMs: config.auditLogDays * 24 * 3_600_000, signingKeysKeptMs: hintsKeptMs }, clock);
+  const expiredRows = new ExpiredRows(db, { rotatedRefreshTokensKeptMs: config.refreshTokenTtl * 1000, auditEventsKeptMs: config.auditLogDays * 24 * 3_600_000, signingKeysKeptMs: hintsKeptMs }, clock, mailer);
 
   /** onRequest hook (before the body is read): admits a request with a valid access token of a live session. */
   const authenticate = async (request: FastifyRequest) => {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import { UNSAFE_IN_ONE_LINE } from '../../contract/fields';
@@ -19,6 +19,8 @@ export const greeting = (name: string | undefined) => (name === undefined ? 'Hel
 export interface Mailer {
   /** Sends the mail or throws; `outboxFile` is set when it was written to the outbox instead. */
   send(mail: Mail): Promise<{ outboxFile?: string }>;
+  /** The outbox only: deletes its mails written at or before `cutoff` (ms since the epoch); answers how many. */
+  forgetOutboxMails?(cutoff: number): Promise<number>;
 }
 
 // nodemailer is 2 MB of heap a server holds from start to end; loaded with the first mail instead.
@@ -90,6 +92,19 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^a-zA-Z0-9]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       return { outboxFile: file };
+    },
+    async forgetOutboxMails(cutoff) {
+      const names = await readdir(outbox).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+      let forgotten = 0;
+      for (const name of names.filter((file) => file.endsWith('.eml'))) {
+        const file = path.join(outbox, name);
+        // Gone since the listing (another replica on the same DATA_DIR pruned it): nothing to do.
+        const written = await stat(file).then(({ mtimeMs }) => mtimeMs, () => Infinity);
+        if (written > cutoff) continue;
+        await rm(file, { force: true });
+        forgotten += 1;
+      }
+      return forgotten;
     },
   };
 }

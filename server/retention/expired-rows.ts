@@ -1,6 +1,7 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
+import type { Mailer } from '../mail/mailer';
 import { SETUP_LIFETIME_MS } from '../two-step/authenticator-apps';
 
 const HOUR_MS = 3_600_000;
@@ -29,7 +30,7 @@ export type RetentionPolicy = {
 };
 
 export type Pruned = Record<
-  'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'authenticator_app_setups' | 'audit_events' | 'signing_keys' | 'user_sessions' | 'service_sessions',
+  'refresh_tokens' | 'service_tokens' | 'oauth_codes' | 'throttle' | 'password_resets' | 'authenticator_app_setups' | 'audit_events' | 'signing_keys' | 'user_sessions' | 'service_sessions' | 'outbox_mails',
   number
 >;
 
@@ -40,6 +41,7 @@ export type Pruned = Record<
  * above (a service's used refresh token: once it has expired). A session that ended stays as long
  * as the audit log's events about it, as the administrators' session lists show it; then it goes
  * too (a device or address not seen since then is new again to the sign-in notices and throttle).
+ * The outbox's mails (no SMTP_URL) go when the audit log's events of the same time do.
  * The expiry and rotation rules scan their tables, as no index serves them (one would cost every
  * grant and refresh another page to write): hourly, with 200,000 tokens in each table and nothing
  * to delete, the whole pass took 42-49 ms of the event loop, 30,000 took 5-9 ms (measured).
@@ -49,6 +51,7 @@ export class ExpiredRows {
     private readonly db: Database,
     private readonly policy: RetentionPolicy,
     private readonly clock: () => number,
+    private readonly outbox: Pick<Mailer, 'forgetOutboxMails'>,
   ) {}
 
   /** Deletes what had expired by `through`: now, or a day past the last pass when now is further on. */
@@ -104,6 +107,9 @@ export class ExpiredRows {
       // Their tokens went above, at the latest in this pass.
       user_sessions: await this.deleteSessionsEndedBefore('user_sessions', now - this.policy.auditEventsKeptMs),
       service_sessions: await this.deleteSessionsEndedBefore('service_sessions', now - this.policy.auditEventsKeptMs),
+      // Without SMTP_URL the mails are kept in DATA_DIR/outbox: the notices there hold the addresses
+      // and devices of sign-ins, kept no longer than the audit log keeps its events about them.
+      outbox_mails: (await this.outbox.forgetOutboxMails?.(now - this.policy.auditEventsKeptMs)) ?? 0,
     };
   }
 

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiServiceInputSchema } from '../../contract/services';
@@ -25,7 +27,7 @@ async function pruneUpToNow(app = t.app): Promise<Pruned> {
   }
 }
 const prune = () => pruneUpToNow();
-const nothing: Pruned = { refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0 };
+const nothing: Pruned = { refresh_tokens: 0, service_tokens: 0, oauth_codes: 0, throttle: 0, password_resets: 0, authenticator_app_setups: 0, audit_events: 0, signing_keys: 0, user_sessions: 0, service_sessions: 0, outbox_mails: 0 };
 const refreshTokens = () => t.db.selectFrom('refresh_tokens').select('token_key').execute();
 const auditEvent = (id: string, at: number, userId: string | null = null) => ({ id, at, kind: 'signed-in', user_id: userId, actor_id: userId, service_id: null, ip_address: null, device_info: null, detail: null });
 
@@ -84,7 +86,7 @@ describe('pruning expired rows', () => {
     await t.db.insertInto('password_resets').values([reset('live link', now + 60_000), reset('expired link', now - 1)]).execute();
     await t.db.insertInto('audit_events').values([auditEvent('91 days old', now - 91 * DAY, user.id), auditEvent('89 days old', now - 89 * DAY, user.id)]).execute();
 
-    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, authenticator_app_setups: 0, audit_events: 1, signing_keys: 0, user_sessions: 0, service_sessions: 0 });
+    expect(await prune()).toEqual({ refresh_tokens: 0, service_tokens: 3, oauth_codes: 1, throttle: 1_100, password_resets: 1, authenticator_app_setups: 0, audit_events: 1, signing_keys: 0, user_sessions: 0, service_sessions: 0, outbox_mails: 0 });
     expect((await t.db.selectFrom('service_tokens').select('token_key').orderBy('token_key').execute()).map((row) => row.token_key)).toEqual(['live access', 'used refresh']);
     expect((await t.db.selectFrom('oauth_codes').select('code_hash').orderBy('code_hash').execute()).map((row) => row.code_hash)).toEqual(['expired an hour ago', 'fresh']);
     expect((await t.db.selectFrom('throttle').select('key').execute()).map((row) => row.key)).toEqual(['recent']);
@@ -144,6 +146,26 @@ describe('pruning expired rows', () => {
     } finally {
       await yearLong.close();
     }
+  });
+
+  it("deletes the outbox's mails (no SMTP_URL) once older than the audit log keeps events, as they tell of sign-ins too", async () => {
+    const outbox = path.join(t.database.dataDir, 'outbox');
+    const mailTo = async () => {
+      const user = await registerAndLogin(t.app);
+      await proveEmail(t.db, user.id);
+      const before = existsSync(outbox) ? readdirSync(outbox) : [];
+      expect((await call(t.app, 'POST', '/api/v1/auth/password-reset', { body: { email: user.email } })).status).toBe(200);
+      await expect.poll(() => readdirSync(outbox).length).toBe(before.length + 1);
+      return path.join(outbox, readdirSync(outbox).find((name) => !before.includes(name))!);
+    };
+    const now = t.app.services.clock();
+    const writtenDaysAgo = (file: string, days: number) => utimesSync(file, new Date(now - days * DAY), new Date(now - days * DAY));
+    const old = await mailTo();
+    writtenDaysAgo(old, 91);
+    const recent = await mailTo();
+    writtenDaysAgo(recent, 89);
+    expect((await prune()).outbox_mails).toBe(1);
+    expect(readdirSync(outbox)).toEqual([path.basename(recent)]);
   });
 
   it('runs on a schedule, logging what it deleted', async () => {
