@@ -41,6 +41,12 @@ export const AUDIT_EVENT_GROUP_NAMES = Object.keys(AUDIT_EVENT_GROUPS) as [Audit
 export const SIGN_IN_REFUSALS = ['wrong-password', 'wrong-code', 'disabled'] as const;
 export type SignInRefusal = (typeof SIGN_IN_REFUSALS)[number];
 
+/**
+ * Added to a signed-in event's `detail` (the sign-in's methods, as its amr says them) when a
+ * recovery code stood in for the authenticator app: the owner who did not use one sees it was used.
+ */
+export const WITH_RECOVERY_CODE = 'recovery-code';
+
 /** `detail` of a service-session-revoked event when no session was live: only the approval was withdrawn. */
 export const SERVICE_APPROVAL_ONLY = 'approval-only';
 

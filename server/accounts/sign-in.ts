@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoginResponse } from '../../contract/accounts';
-import type { SignInRefusal } from '../../contract/audit';
+import { WITH_RECOVERY_CODE, type SignInRefusal } from '../../contract/audit';
 import type { AuditLog } from '../audit/audit-log';
 import { AppError } from '../errors';
 import { newDeviceNotice } from '../mail/new-device-mail';
@@ -69,7 +69,8 @@ const CODE_REFUSALS = {
   wrong: () => AppError.authenticatorCodeWrong(),
   reused: () => AppError.authenticatorCodeReused(),
   'recovery-code-wrong': () => AppError.recoveryCodeWrong(),
-} satisfies Record<Exclude<SignInCheck, 'accepted' | 'not-needed' | 'missing'>, () => AppError>;
+} satisfies Record<Exclude<SignInCheck, 'accepted' | 'recovery-code-accepted' | 'not-needed' | 'missing'>, () => AppError>;
+const isRefusal = (check: SignInCheck): check is keyof typeof CODE_REFUSALS => Object.hasOwn(CODE_REFUSALS, check);
 
 /** Signing in with a password (and a second step), and proving the password again before a sensitive change: one throttle for both. */
 export class SignIn {
@@ -152,7 +153,7 @@ export class SignIn {
       await attempt.forgive();
       throw AppError.authenticatorCodeRequired();
     }
-    if (secondStep !== 'accepted' && secondStep !== 'not-needed') {
+    if (isRefusal(secondStep)) {
       const [refusedToday] = await this.throttle.recordFailure([secondStepThrottle(user.id)]);
       // Whoever gave it had the password: the owner hears of the first such sign-in of the day.
       if (refusedToday === 1) this.options.notify(user, twoStepNotice('code-refused'));
@@ -160,7 +161,7 @@ export class SignIn {
       throw CODE_REFUSALS[secondStep]();
     }
     await attempt.succeed(accountKeys);
-    const amr = secondStep === 'accepted' ? SIGN_IN_METHODS.passwordAndCode : SIGN_IN_METHODS.password;
+    const amr = secondStep === 'not-needed' ? SIGN_IN_METHODS.password : SIGN_IN_METHODS.passwordAndCode;
     const tokens = await this.sessions.start(user.id, client, amr, earlierDevices);
     // Disabled, or the password changed, while signing in? Both end every session after writing
     // the account, and this reads it after opening one: in either order, no session is left behind.
@@ -174,7 +175,8 @@ export class SignIn {
       await this.sessions.endByRefreshToken(tokens.refresh);
       throw AppError.invalidCredentials();
     }
-    await this.options.audit.record({ kind: 'signed-in', userId: user.id, detail: amr }, { actorId: user.id, client });
+    const detail = secondStep === 'recovery-code-accepted' ? `${amr} ${WITH_RECOVERY_CODE}` : amr;
+    await this.options.audit.record({ kind: 'signed-in', userId: user.id, detail }, { actorId: user.id, client });
     if (tokens.newDevice) this.options.notify(user, newDeviceNotice(describeDevice(tokens.newDevice), client.ip, this.clock()));
     return {
       id: user.id,

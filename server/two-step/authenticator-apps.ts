@@ -15,7 +15,7 @@ import { clockOffsetOf, matchingStep, newTotpSecret, otpauthUri } from './totp';
  */
 export const SETUP_LIFETIME_MS = 60 * 60_000;
 
-export type SignInCheck = 'not-needed' | 'accepted' | 'missing' | 'wrong' | 'reused' | 'recovery-code-wrong';
+export type SignInCheck = 'not-needed' | 'accepted' | 'recovery-code-accepted' | 'missing' | 'wrong' | 'reused' | 'recovery-code-wrong';
 
 /** Whose second step changes: the person is mailed about it. */
 type Person = NoticeTo;
@@ -160,7 +160,7 @@ export class AuthenticatorApps {
     const used = await this.db.deleteFrom('recovery_codes').where('user_id', '=', person.id).where('code_hash', '=', hashRecoveryCode(code)).executeTakeFirst();
     if (used.numDeletedRows !== 1n) return 'recovery-code-wrong';
     this.tell(person, 'recovery-code-used', await this.recoveryCodesLeft(person.id));
-    return 'accepted';
+    return 'recovery-code-accepted';
   }
 }
 

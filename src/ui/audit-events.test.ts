@@ -7,6 +7,7 @@ const line = (kind: AuditEvent['kind'], detail: string | null = null, service: s
 it('words each kind of audit event, with what its detail says', () => {
   expect(line('signed-in', 'pwd')).toBe('Signed in');
   expect(line('signed-in', 'pwd otp mfa')).toBe('Signed in with two steps');
+  expect(line('signed-in', 'pwd otp mfa recovery-code')).toBe('Signed in with a recovery code');
   expect(line('signed-out')).toBe('Signed out');
   expect(line('sign-in-refused', 'wrong-code')).toBe('Sign-in refused: wrong two-step code');
   expect(line('password-changed', 'reset-by-link')).toBe('Password reset with a mailed link');

@@ -1,4 +1,4 @@
-import { AUDIT_EVENT_GROUPS, readServiceDetail, SERVICE_APPROVAL_ONLY, type AuditEvent } from '../../contract/audit';
+import { AUDIT_EVENT_GROUPS, readServiceDetail, SERVICE_APPROVAL_ONLY, WITH_RECOVERY_CODE, type AuditEvent } from '../../contract/audit';
 
 const ADMIN_SERVICE_EVENTS = new Set<AuditEvent['kind']>(AUDIT_EVENT_GROUPS.services);
 const REFUSALS: Record<string, string> = { 'wrong-password': 'wrong password', 'wrong-code': 'wrong two-step code', disabled: 'account disabled' };
@@ -51,6 +51,7 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
   const service = event.service?.name ?? (ADMIN_SERVICE_EVENTS.has(event.kind) ? readServiceDetail(detail).name : '');
   switch (event.kind) {
     case 'signed-in':
+      if (detail.split(' ').includes(WITH_RECOVERY_CODE)) return 'Signed in with a recovery code';
       return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
     case 'signed-out':
       return 'Signed out';

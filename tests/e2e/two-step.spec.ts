@@ -188,6 +188,9 @@ test('a person who lost their phone signs in with a recovery code, then makes ne
   await page.getByRole('link', { name: 'Personal Info' }).first().click();
   const card = twoStepCard(page);
   await expect(card).toContainText('You have 9 recovery codes left, in case you lose your phone.');
+  // Recent Activity tells it from a sign-in with the app: whoever did not use a code sees one was.
+  const activity = page.locator('.mantine-Paper-root', { has: page.getByRole('heading', { name: 'Recent Activity' }) });
+  await expect(activity.getByText('Signed in with a recovery code')).toHaveCount(1);
   await card.getByRole('button', { name: 'New Recovery Codes' }).click();
   const renew = page.getByRole('dialog', { name: 'New recovery codes' });
   await renew.getByLabel('Current Password').fill('Not-my-password1');

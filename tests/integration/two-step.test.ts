@@ -249,6 +249,9 @@ describe('two-step sign-in', () => {
     expect(racing.map((answer) => answer.status).sort(), 'two sign-ins racing with one code: only one gets in').toEqual([200, 401]);
     expect((await login(user.email, user.password, codeFor(secret, 1))).status, 'the app still works').toBe(200);
     expect((await status(user)).body.recovery_codes_left).toBe(8);
+    // The audit log tells a recovery code from the app's code: an owner who used none sees one was.
+    const signIns = await t.db.selectFrom('audit_events').select('detail').where('user_id', '=', user.id).where('kind', '=', 'signed-in').orderBy('at').orderBy('id').execute();
+    expect(signIns.map((event) => event.detail)).toEqual(['pwd', 'pwd otp mfa recovery-code', 'pwd otp mfa recovery-code', 'pwd otp mfa']);
   });
 
   it('makes new recovery codes in place of the old ones, after the password; turning off drops them', async () => {
