@@ -6,6 +6,7 @@ export const AUDIT_EVENT_KINDS = [
   'signed-out',
   'sign-in-refused',
   'password-changed',
+  'password-reset-requested',
   'two-step-on',
   'two-step-off',
   'recovery-codes-renewed',
@@ -31,7 +32,7 @@ export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number];
 export const AUDIT_EVENT_GROUPS = {
   'sign-ins': ['signed-in', 'signed-out', 'service-signed-in'],
   refusals: ['sign-in-refused', 'token-reused'],
-  accounts: ['password-changed', 'two-step-on', 'two-step-off', 'recovery-codes-renewed', 'account-created', 'account-changed', 'account-disabled', 'account-enabled', 'account-deleted', 'user-session-revoked', 'service-session-revoked'],
+  accounts: ['password-changed', 'password-reset-requested', 'two-step-on', 'two-step-off', 'recovery-codes-renewed', 'account-created', 'account-changed', 'account-disabled', 'account-enabled', 'account-deleted', 'user-session-revoked', 'service-session-revoked'],
   services: ['service-created', 'service-changed', 'service-turned-on', 'service-turned-off', 'service-credentials-regenerated', 'service-deleted'],
 } as const satisfies Record<string, readonly AuditEventKind[]>;
 export type AuditEventGroup = keyof typeof AUDIT_EVENT_GROUPS;

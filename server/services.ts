@@ -89,7 +89,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const signIn = new SignIn(users, sessions, throttle, authenticatorApps, { log, notify, audit, background }, clock);
   const accounts = new AccountsService(users, sessions, serviceSessions, throttle, authenticatorApps, signIn, { registration: config.registration, log, notify }, clock);
   const emailCodes = new EmailCodes(db, users, throttle, mailer, log, clock);
-  const passwordResets = new PasswordResets(db, users, accounts, signIn, throttle, mailer, { publicUrl: config.publicUrl, log, background, mailDelayMs: options.resetMailDelayMs ?? RESET_MAIL_DELAY_MS }, clock);
+  const passwordResets = new PasswordResets(db, users, accounts, signIn, throttle, mailer, { publicUrl: config.publicUrl, log, audit, background, mailDelayMs: options.resetMailDelayMs ?? RESET_MAIL_DELAY_MS }, clock);
   const avatars = new Avatars(db, clock);
 
   const apiServicesRepository = new ApiServicesRepository(db);

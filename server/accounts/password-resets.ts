@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as after } from 'node:timers/promises';
+import type { AuditLog, AuditSource } from '../audit/audit-log';
 import type { BackgroundWork } from '../operations/background-work';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
@@ -44,11 +45,13 @@ export class PasswordResets {
     private readonly signIn: SignIn,
     private readonly throttle: FailureThrottle,
     private readonly mailer: Mailer,
-    private readonly options: { publicUrl: string; log: FastifyBaseLogger; background: BackgroundWork; mailDelayMs: readonly [min: number, max: number] },
+    private readonly options: { publicUrl: string; log: FastifyBaseLogger; audit: AuditLog; background: BackgroundWork; mailDelayMs: readonly [min: number, max: number] },
     private readonly clock: () => number,
   ) {}
 
-  async request(email: string, ip: string | undefined): Promise<void> {
+  /** `source`: whoever asked, from where (no account: it need not be the owner). */
+  async request(email: string, source: AuditSource): Promise<void> {
+    const ip = source.client?.ip;
     const keys: Array<[string, ThrottleRule]> = [
       [`reset:account-day:${normaliseEmail(email)}`, RESET_THROTTLE.accountDay],
       [`reset:account:${normaliseEmail(email)}`, RESET_THROTTLE.account],
@@ -60,17 +63,19 @@ export class PasswordResets {
     // Begun well after the answer has left, at a time the asker cannot know.
     if (user && user.disabled_at === null) {
       const [min, max] = this.options.mailDelayMs;
-      const mailed = after(randomInt(min, max + 1)).then(() => this.mailLink(user));
+      const mailed = after(randomInt(min, max + 1)).then(() => this.mailLink(user, source));
       this.options.background.start(mailed, (error) => this.options.log.error({ err: error, userId: user.id }, 'the password reset mail could not be sent'));
     }
   }
 
-  private async mailLink(user: { id: string; email: string; full_name: string; email_verified: number }): Promise<void> {
+  private async mailLink(user: { id: string; email: string; full_name: string; email_verified: number }, source: AuditSource): Promise<void> {
     const now = this.clock();
     const token = newOpaqueToken();
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('password_resets').where('user_id', '=', user.id).execute(); // one live link per account
       await tx.insertInto('password_resets').values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_LINK_MINUTES * 60_000 }).execute();
+      // Recorded with the link, so the owner sees under Recent Activity that one was asked for, and from where.
+      await this.options.audit.record({ kind: 'password-reset-requested', userId: user.id }, source, tx);
     });
     // The fragment keeps the token out of server logs and Referer headers.
     const delivery = await this.mailer.send(passwordResetMail(user.email, user.email_verified === 1 ? user.full_name : undefined, `${this.options.publicUrl}/auth/reset-password#${token}`, RESET_LINK_MINUTES));

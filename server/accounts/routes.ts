@@ -60,7 +60,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   });
 
   app.post('/api/v1/auth/password-reset', { schema: { body: passwordResetRequestSchema, response: { 200: z.object({}), ...errors } } }, async (request) => {
-    await services.passwordResets.request(request.body.email, request.ip);
+    await services.passwordResets.request(request.body.email, requestSource(request));
     return {};
   });
 

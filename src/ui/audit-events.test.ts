@@ -11,6 +11,7 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('signed-out')).toBe('Signed out');
   expect(line('sign-in-refused', 'wrong-code')).toBe('Sign-in refused: wrong two-step code');
   expect(line('password-changed', 'reset-by-link')).toBe('Password reset with a mailed link');
+  expect(line('password-reset-requested')).toBe('Password reset link mailed');
   expect(line('account-changed', 'email, is_admin')).toBe('Details changed: email, role');
   expect(line('account-changed', 'full_name, made-admin')).toBe('Details changed: name, made an administrator');
   expect(line('account-changed', 'admin-removed')).toBe('Details changed: no longer an administrator');
@@ -43,5 +44,6 @@ it('tells who acted', () => {
   expect(actorOf({ kind: 'account-disabled', actor_id: 'a', user_id: 'u' })).toBe('administrator');
   expect(actorOf({ kind: 'password-changed', actor_id: null, user_id: 'u' })).toBe('command line');
   expect(actorOf({ kind: 'token-reused', actor_id: null, user_id: 'u' })).toBe('unknown');
+  expect(actorOf({ kind: 'password-reset-requested', actor_id: null, user_id: 'u' })).toBe('unknown');
   expect(actorOf({ kind: 'sign-in-refused', actor_id: null, user_id: 'u' })).toBe('unknown');
 });

@@ -59,6 +59,8 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
       return `Sign-in refused: ${REFUSALS[detail] ?? 'refused'}`;
     case 'password-changed':
       return PASSWORD_CHANGES[detail] ?? 'Password changed';
+    case 'password-reset-requested':
+      return 'Password reset link mailed';
     case 'two-step-on':
       return 'Two-step sign-in turned on';
     case 'two-step-off':
@@ -109,9 +111,12 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
   }
 }
 
-/** Who acted: the person, an administrator, the command line, or someone unknown (a refused sign-in, a copied token). */
+// What anyone may set off, signed in or not: done by nobody known to be the account's owner.
+const BY_ANYONE = new Set<AuditEvent['kind']>(['token-reused', 'sign-in-refused', 'password-reset-requested']);
+
+/** Who acted: the person, an administrator, the command line, or someone unknown (a refused sign-in, a reset link asked for, a copied token). */
 export function actorOf(event: Pick<AuditEvent, 'kind' | 'actor_id' | 'user_id'>): 'themselves' | 'administrator' | 'command line' | 'unknown' {
-  if (event.actor_id === null) return event.kind === 'token-reused' || event.kind === 'sign-in-refused' ? 'unknown' : 'command line';
+  if (event.actor_id === null) return BY_ANYONE.has(event.kind) ? 'unknown' : 'command line';
   return event.actor_id === event.user_id ? 'themselves' : 'administrator';
 }
 

@@ -142,6 +142,11 @@ test('a forgotten password: a mailed link sets a new one, which signs the accoun
   await expect(page.getByRole('alert')).toHaveText('This link has expired or was already used. Ask for a new one.');
 
   await signBackIn(other, person, 'Mailed-reset9');
+  // Recent Activity tells the owner a link was asked for, and from where, before it was used.
+  await other.getByRole('link', { name: 'Personal Info' }).first().click();
+  const activity = other.locator('.mantine-Paper-root', { has: other.getByRole('heading', { name: 'Recent Activity' }) });
+  await expect(activity.getByText('Password reset with a mailed link')).toBeVisible();
+  await expect(activity.getByRole('listitem').filter({ hasText: 'Password reset link mailed' })).toContainText('127.0.0.1');
   await otherContext.close();
 });
 

@@ -34,6 +34,8 @@ const verifiedUser = async (overrides: Record<string, unknown> = {}, headers: Re
   return user;
 };
 
+const resetRequests = (userId: string) => t.db.selectFrom('audit_events').select(['actor_id', 'ip_address']).where('user_id', '=', userId).where('kind', '=', 'password-reset-requested').execute();
+
 /** The token in the newest reset mail to `email`, once it has arrived (the answer does not wait for it). */
 async function tokenMailedTo(email: string, count = 1): Promise<string> {
   await expect.poll(() => mailsTo(email).length).toBe(count);
@@ -51,6 +53,8 @@ describe('password reset by mail', () => {
     // Sent by a machine: out-of-office replies stay away (RFC 3834).
     expect(mail).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
     expect(mail).toContain('http://127.0.0.1:8080/auth/reset-password#');
+    // In the owner's activity, from where it was asked, by nobody known to be them.
+    expect(await resetRequests(user.id)).toEqual([{ actor_id: null, ip_address: '127.0.0.1' }]);
 
     const weak = await confirm(token, 'short');
     expect(weak.status).toBe(400);
@@ -207,6 +211,7 @@ describe('password reset by mail', () => {
     await ask(admin.email);
     await tokenMailedTo(admin.email);
     expect(subjectsTo(user.email)).toEqual(['Set a new Home Guard password']);
+    expect(await resetRequests(user.id), 'no link, nothing recorded').toHaveLength(1);
 
     // A link stored in the instant the account was disabled, after its links were deleted.
     const late = newOpaqueToken();
