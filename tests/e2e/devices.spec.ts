@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
 import { createService, E2E_URL, login, verifiedPerson } from './support/api';
-import { addAccount, checkScreen, shownStatus, signInToHome, statusRegionsNow } from './support/ui';
+import { addAccount, checkScreen, recordStatusMessages, shownStatus, signInToHome, statusMessagesAsTheyCame, statusRegionsNow } from './support/ui';
 
 const FIREFOX_ON_ANDROID = 'Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0';
 
@@ -34,6 +34,7 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.mantine-Paper-root')?.querySelector('h2')?.textContent)).toBe('Devices');
 
   // The phone goes to its other account's picker, which says whose session ended; Sign In then has the address ready.
+  await recordStatusMessages(phone);
   await phone.reload();
   await expect(phone.getByRole('heading', { name: 'Select Account' })).toBeVisible();
   await expect(shownStatus(phone)).toHaveText(`You were signed out of ${person.email}. Choose an account, or add it again.`);
@@ -44,6 +45,14 @@ test('a person sees where they are signed in on Personal Info and signs out a ph
   await phone.getByRole('link', { name: 'Add new account' }).click();
   await expect(shownStatus(phone)).toHaveText(`You were signed out of ${person.email}. Sign in again to go on.`);
   await expect(phone.getByLabel('Email')).toHaveValue(person.email);
+  // Each was there as its page opened: kept from screen readers at first, then given to them in
+  // the region already there, so that it is read out.
+  await expect(shownStatus(phone).locator('[aria-hidden="true"]')).toHaveCount(0);
+  const sessionEnded = (await statusMessagesAsTheyCame(phone)).filter(({ text }) => text.startsWith('You were signed out'));
+  expect(sessionEnded).toEqual([
+    { text: `You were signed out of ${person.email}. Choose an account, or add it again.`, hiddenAtFirst: true },
+    { text: `You were signed out of ${person.email}. Sign in again to go on.`, hiddenAtFirst: true },
+  ]);
   await phoneContext.close();
 });
 

@@ -32,6 +32,26 @@ export async function statusRegionsNow(scope: Locator): Promise<Locator> {
   return scope.locator('[role="status"][data-test-earlier]').filter({ hasText: /\S/ });
 }
 
+/**
+ * From the next page load on, notes each status message as it first comes into the page, and
+ * whether it was then kept from screen readers (see src/ui/OutcomeAlert.tsx); read with
+ * `statusMessagesAsTheyCame`.
+ */
+export async function recordStatusMessages(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: Array<{ text: string; hiddenAtFirst: boolean }> = [];
+    Object.assign(window, { statusMessagesSeen: seen });
+    new MutationObserver(() => {
+      for (const region of document.querySelectorAll('[role="status"]')) {
+        const text = region.textContent?.trim() ?? '';
+        if (text && !seen.some((entry) => entry.text === text)) seen.push({ text, hiddenAtFirst: region.querySelector('[aria-hidden="true"]') !== null });
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+export const statusMessagesAsTheyCame = (page: Page) => page.evaluate(() => (window as unknown as { statusMessagesSeen: Array<{ text: string; hiddenAtFirst: boolean }> }).statusMessagesSeen);
+
 /** Signs in through the Sign In form. */
 export async function signIn(page: Page, person: Pick<Person, 'email' | 'password'>): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
