@@ -107,8 +107,22 @@ test('an administrator sees the Admin group, highlighted by path prefix', async 
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(nav.getByRole('link', { name: 'Users' })).toHaveAttribute('data-active', 'true');
   await expect(nav.getByRole('link', { name: 'Home' })).not.toHaveAttribute('data-active', 'true');
+  // By prefix: a page under Users keeps Users marked.
+  await page.getByRole('link', { name: 'Add User' }).click();
+  await expect(page).toHaveURL(/\/admin\/users\/create$/);
+  await expect(nav.getByRole('link', { name: 'Users' })).toHaveAttribute('data-active', 'true');
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/admin\/api-services$/);
+  await expect(nav.getByRole('link', { name: 'API Services' })).toHaveAttribute('data-active', 'true');
+
+  // Service Sessions: its own heading and breadcrumb, and a search that finds nothing says so.
+  await nav.getByRole('link', { name: 'Service Sessions' }).click();
+  await expect(page).toHaveURL(/\/admin\/service-sessions/);
+  await expect(nav.getByRole('link', { name: 'Service Sessions' })).toHaveAttribute('data-active', 'true');
+  await expect(page.getByRole('heading', { name: 'Service Sessions', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(/^Admin\s*›\s*Service Sessions$/);
+  await page.getByLabel('Search').fill('no-such-person-anywhere');
+  await expect(page.getByText('No sessions found.')).toBeVisible();
 });
 
 test('on a narrow screen a tab strip stands in for the sidebar and keeps the current page\'s tab in sight', async ({ page }) => {

@@ -330,3 +330,23 @@ test('an administrator demoted by another is sent out of the admin area by the n
   await expect(page).toHaveURL(/\/not-allowed$/);
   await expect(page.getByRole('link', { name: 'User Sessions' })).toBeHidden();
 });
+
+test('an administrator makes another administrator: Is Admin switched on in Add User shows Yes in the list and on the page', async ({ page }) => {
+  await page.goto('/auth/login?from=%2Fadmin%2Fusers%2Fcreate');
+  await signIn(page, E2E_ADMIN);
+  const person = newPerson('deputy');
+  await page.getByLabel('Name', { exact: true }).fill(person.name);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByLabel('Repeat Password').fill(person.password);
+  await page.getByLabel('Is Admin').check();
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  await page.getByLabel('Search').fill(person.email);
+  const row = page.getByRole('row', { name: new RegExp(person.email) });
+  await expect(row.getByRole('cell').nth(2), 'Is Admin').toHaveText('Yes');
+  await row.getByRole('link', { name: person.name }).click();
+  await expect(page.getByRole('heading', { name: person.name })).toBeVisible();
+  await expect(page.getByText('Is Admin')).toBeVisible();
+  await expect(page.getByRole('main')).toContainText(/Is Admin\s*Yes/);
+});

@@ -94,7 +94,13 @@ test('a sign-in the server is slow to answer is sent once and waited for, not se
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     await route.continue();
   });
+  await expect(page.getByText('Enter your credentials to access home services and tools.')).toBeVisible();
+  await expect(page.getByText("Don't have an account?")).toBeVisible();
   await signIn(page, person);
+  // Busy while it waits: a second press cannot send it again.
+  const logIn = page.getByRole('button', { name: 'Log In' });
+  await expect(logIn).toHaveAttribute('data-loading', 'true');
+  await expect(logIn).toBeDisabled();
   await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible({ timeout: 20_000 });
   expect(sent).toBe(1);
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
