@@ -349,3 +349,18 @@ test('an administrator makes another administrator: Is Admin switched on in Add 
   await expect(page.getByRole('heading', { name: person.name })).toBeVisible();
   await expect(page.getByRole('main')).toContainText(/Is Admin\s*Yes/);
 });
+
+test('a list says Loading... while its rows are on their way, then shows them', async ({ page, context }) => {
+  await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
+  await signIn(page, E2E_ADMIN);
+  await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeVisible();
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  await context.route((url) => url.pathname === '/api/v1/admin/users', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByText('Loading...')).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(E2E_ADMIN.email) })).toBeVisible();
+  await expect(page.getByText('Loading...')).toBeHidden();
+});
