@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from './global-setup';
-import { E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
+import { createService, E2E_URL, login, newPerson, register, verifiedPerson, verifyThroughApi } from './support/api';
 import { checkScreen, personOnTheirDevice, shownStatus, signIn, signInToHome } from './support/ui';
 
 test('users: create one, see "never" until it signs in, search on the server', async ({ page, browser }) => {
@@ -350,7 +350,7 @@ test('an administrator makes another administrator: Is Admin switched on in Add 
   await expect(page.getByRole('main')).toContainText(/Is Admin\s*Yes/);
 });
 
-test('a list says Loading... while its rows are on their way, then shows them', async ({ page, context }) => {
+test("a list says Loading... while its rows are on their way, and a service's page Loading API Service...", async ({ page, context }) => {
   await page.goto('/auth/login?from=%2Fadmin%2Fuser-sessions');
   await signIn(page, E2E_ADMIN);
   await expect(page.getByRole('heading', { name: 'User Sessions' })).toBeVisible();
@@ -363,4 +363,15 @@ test('a list says Loading... while its rows are on their way, then shows them', 
   await expect(page.getByText('Loading...')).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(E2E_ADMIN.email) })).toBeVisible();
   await expect(page.getByText('Loading...')).toBeHidden();
+
+  const name = `Slow ${Date.now().toString(36)}`;
+  const { id } = await createService(E2E_ADMIN, { name, redirect_uris: ['https://slow.home.lan/callback'] });
+  await context.route((url) => url.pathname === `/api/v1/admin/api-services/${id}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto(`/admin/api-services/view/${id}`);
+  await expect(page.getByText('Loading API Service...')).toBeVisible();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  await expect(page.getByText('Loading API Service...')).toBeHidden();
 });
