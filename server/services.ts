@@ -6,6 +6,7 @@ import { UsersRepository } from './accounts/users-repository';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { requireBearer } from './http/authenticate';
+import { loggedRequest } from './http/request-log';
 import { SigningKeys } from './keys/signing-keys';
 import { AccessTokens } from './sessions/access-tokens';
 import { UserSessionsRepository } from './sessions/user-sessions-repository';
@@ -124,7 +125,7 @@ export async function createServices(config: Config, db: Database, log: FastifyB
   const requireAdmin = async (request: FastifyRequest) => {
     await authenticate(request);
     if (request.auth!.isAdmin) return;
-    request.log.warn({ userId: request.auth!.userId, method: request.method, path: request.url.split('?', 1)[0], ip: request.ip }, ADMIN_ROUTE_REFUSED);
+    request.log.warn({ userId: request.auth!.userId, ...loggedRequest(request), ip: request.ip }, ADMIN_ROUTE_REFUSED);
     throw AppError.forbidden();
   };
 

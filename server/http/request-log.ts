@@ -12,12 +12,12 @@ export class RequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
     if (error) return super.requestCompleted(error, request, reply, metadata);
     if (request.log.level !== 'debug' && request.log.level !== 'trace') return;
-    request.log.debug({ method: request.method, path: request.url.split('?', 1)[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.debug({ ...loggedRequest(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   }
 }
 
-/**
- * How a request is written wherever Fastify logs one (as it does when an error handler fails):
- * its method and path. Fastify's own would write the whole URL, query string and all.
- */
-export const LOGGED_REQUEST = { req: (request: { method?: string; url?: string }) => ({ method: request.method, path: request.url?.split('?', 1)[0] }) };
+/** A request as every log line writes it: its method and path, never the query string. */
+export const loggedRequest = (request: { method?: string; url?: string }) => ({ method: request.method, path: request.url?.split('?', 1)[0] });
+
+/** The same wherever Fastify logs a request itself (as it does when an error handler fails): its own would write the whole URL. */
+export const LOGGED_REQUEST = { req: loggedRequest };

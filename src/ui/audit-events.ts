@@ -50,9 +50,11 @@ export function describeAuditEvent(event: Pick<AuditEvent, 'kind' | 'detail' | '
   // gone. Other events' details say something else ("approval-only"), never the service's name.
   const service = event.service?.name ?? (ADMIN_SERVICE_EVENTS.has(event.kind) ? readServiceDetail(detail).name : '');
   switch (event.kind) {
-    case 'signed-in':
-      if (detail.split(' ').includes(WITH_RECOVERY_CODE)) return 'Signed in with a recovery code';
-      return detail.split(' ').includes('mfa') ? 'Signed in with two steps' : 'Signed in';
+    case 'signed-in': {
+      const methods = detail.split(' ');
+      if (methods.includes(WITH_RECOVERY_CODE)) return 'Signed in with a recovery code';
+      return methods.includes('mfa') ? 'Signed in with two steps' : 'Signed in';
+    }
     case 'signed-out':
       return 'Signed out';
     case 'sign-in-refused':
