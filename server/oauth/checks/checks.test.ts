@@ -80,6 +80,13 @@ describe('checkRedirectUri', () => {
     expect(checkRedirectUri(local, 'http://127.0.0.1/callback')).toBe('http://127.0.0.1/callback');
     expect(refusal(() => checkRedirectUri(local, 'http://127.0.0.1:53127/callback'))).toBe('invalid_request: redirect_uri is not registered for this service (400)');
   });
+
+  it('reads a loopback address whole: nothing may come before it, or after it but a port and a path', () => {
+    const bare = service({ redirect_uris: '["http://127.0.0.1", "http://[::1]"]', public_client: 1 });
+    for (const uri of ['http://127.0.0.1:8000', 'http://[::1]:8000', 'http://127.0.0.1']) expect(checkRedirectUri(bare, uri), uri).toBe(uri);
+    const hostile = ['http://127.0.0.1.evil.example', 'http://127.0.0.1:8000.evil.example', 'http://127.0.0.1@evil.example', 'http://127.0.0.1:8000@evil.example', 'http://[::1]:8000@evil.example', 'http://127.0.0.1:123456', 'http://127.0.0.1:', 'evil:http://127.0.0.1:8000', 'xhttp://127.0.0.1:8000'];
+    for (const uri of hostile) expect(refusal(() => checkRedirectUri(bare, uri)), uri).toBe('invalid_request: redirect_uri is not registered for this service (400)');
+  });
 });
 
 describe('checkRedirectUriRepeated', () => {
@@ -169,6 +176,22 @@ describe('PKCE', () => {
     expect(refusal(() => checkPkceVerifier(challenge, undefined))).toBe('invalid_grant: code_verifier is missing or malformed (400)');
     expect(refusal(() => checkPkceVerifier(null, verifier))).toBe('invalid_grant: code_verifier sent for a code issued without code_challenge (400)');
     expect(() => checkPkceVerifier(null, undefined)).not.toThrow();
+  });
+
+  // RFC 7636 §4.1-4.2: a verifier is 43 to 128 unreserved characters, an S256 challenge 43 of base64url.
+  it('takes verifiers and challenges of the RFC\'s alphabet and lengths only, even when they would match', () => {
+    const s256 = (v: string) => createHash('sha256').update(v).digest('base64url');
+    const unreserved = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+    for (const good of [unreserved.slice(0, 43), unreserved.repeat(2).slice(0, 128), unreserved]) {
+      expect(() => checkPkceVerifier(s256(good), good), good).not.toThrow();
+      expect(checkPkceChallenge(s256(good), 'S256', false).challenge).toBe(s256(good));
+    }
+    for (const bad of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}/`, `${'a'.repeat(42)}=`, `${'a'.repeat(42)} `, `${'a'.repeat(43)}\n`]) {
+      expect(refusal(() => checkPkceVerifier(s256(bad), bad)), JSON.stringify(bad)).toBe('invalid_grant: code_verifier is missing or malformed (400)');
+    }
+    for (const bad of [challenge.slice(1), `${challenge}A`, `${challenge.slice(1)}+`, `${challenge.slice(1)}/`, `${challenge.slice(1)}=`, `${challenge.slice(1)}.`, `${challenge}\n`]) {
+      expect(refusal(() => checkPkceChallenge(bad, 'S256', false)), JSON.stringify(bad)).toBe('invalid_request: code_challenge is not a valid S256 challenge (400)');
+    }
   });
 });
 
