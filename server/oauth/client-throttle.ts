@@ -16,7 +16,7 @@ const LONGEST_KEPT_CLIENT_ID = 64;
 function claimedClientId(request: FastifyRequest): string {
   let clientId: string;
   try {
-    clientId = readClientCredentials(request, (request.body ?? {}) as { client_id?: string; client_secret?: string }).clientId;
+    clientId = readClientCredentials(request.headers.authorization, (request.body ?? {}) as { client_id?: string; client_secret?: string }).clientId;
   } catch {
     return '';
   }

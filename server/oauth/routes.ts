@@ -68,7 +68,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   const { oauth, config } = services;
 
   const authenticatedClient = async (request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }) => {
-    const credentials = readClientCredentials(request, body);
+    const credentials = readClientCredentials(request.headers.authorization, body);
     return authenticateClient(await oauth.services.findByClientId(credentials.clientId), credentials);
   };
   // RFC 7662 §2.1 wants the endpoint protected: a public client's client_id proves nothing.

@@ -14,7 +14,7 @@ import { checkNoRequestObject } from './check-request-object';
 import { checkResponseType } from './check-response-type';
 import { checkScope, checkScopeWithin } from './check-scope';
 import { identityAssured } from './check-client-identity';
-import { authenticateClient } from './client-authentication';
+import { authenticateClient, readClientCredentials } from './client-authentication';
 
 const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
   id: 's1',
@@ -40,15 +40,22 @@ const service = (overrides: Partial<ApiServiceRow> = {}): ApiServiceRow => ({
 });
 
 /** Runs a check and returns the OAuth error it raised, as `error: description (status)`. */
-function refusal(check: () => unknown): string {
+function thrownOAuthError(check: () => unknown): OAuthError {
   try {
     check();
   } catch (error) {
-    if (error instanceof OAuthError) return `${error.error}: ${error.description} (${error.statusCode})`;
+    if (error instanceof OAuthError) return error;
     throw error;
   }
   throw new Error('the check passed');
 }
+
+function refusal(check: () => unknown): string {
+  const error = thrownOAuthError(check);
+  return `${error.error}: ${error.description} (${error.statusCode})`;
+}
+
+const challengeOf = (check: () => unknown) => thrownOAuthError(check).headers['WWW-Authenticate'];
 
 describe('checkClientUsable', () => {
   it('needs a known, enabled client', () => {
@@ -214,6 +221,41 @@ describe('prompt and max_age', () => {
   });
 });
 
+describe('readClientCredentials', () => {
+  const basic = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
+  const read = (header: string | undefined, body: { client_id?: string; client_secret?: string } = {}) => readClientCredentials(header, body);
+  const refusedWith = (check: () => unknown) => ({ refusal: refusal(check), challenge: challengeOf(check) });
+  const malformed = { refusal: 'invalid_client: Malformed client credentials (401)', challenge: 'Basic realm="home-guard", charset="UTF-8"' };
+
+  it('reads HTTP Basic, its parts form-encoded (RFC 6749 §2.3.1), whatever the scheme\'s case', () => {
+    expect(read(basic('client-1:s3cret'))).toEqual({ clientId: 'client-1', secret: 's3cret', method: 'client_secret_basic' });
+    expect(read(basic('my+client%3A1:a+b%2Bc%3Ad:e'))).toEqual({ clientId: 'my client:1', secret: 'a b+c:d:e', method: 'client_secret_basic' });
+    for (const scheme of ['basic', 'BASIC', 'bAsIc']) expect(read(`${scheme} ${Buffer.from('c:s').toString('base64')}`).clientId, scheme).toBe('c');
+    expect(read(`Basic   ${Buffer.from('c:s').toString('base64')}  `)).toEqual({ clientId: 'c', secret: 's', method: 'client_secret_basic' });
+    expect(read(basic('c:'))).toEqual({ clientId: 'c', secret: '', method: 'client_secret_basic' });
+    // The same client_id in the body as well is no second method.
+    expect(read(basic('c:s'), { client_id: 'c' }).method).toBe('client_secret_basic');
+  });
+
+  it('refuses Basic credentials it cannot read, two methods at once, or two client_ids', () => {
+    for (const userPass of ['no-colon', ':secret-without-id', '%zz:secret', 'c:%E0%A4%A', 'c%00:s', 'c:s%00', 'c\0:s', 'c:s\0']) {
+      expect(refusedWith(() => read(basic(userPass))), JSON.stringify(userPass)).toEqual(malformed);
+    }
+    expect(refusedWith(() => read(basic('c:s'), { client_secret: 's' })).refusal).toBe('invalid_request: Use one client authentication method, not two (400)');
+    expect(refusedWith(() => read(basic('c:s'), { client_id: 'other', client_secret: undefined })).refusal).toBe('invalid_request: client_id does not match the credentials (400)');
+  });
+
+  it('takes the form body when no Basic header is sent, and a client_id alone as a public client', () => {
+    for (const header of [undefined, '', 'Bearer abc', `xBasic ${Buffer.from('c:s').toString('base64')}`, `Basic${Buffer.from('c:s').toString('base64')}`]) {
+      expect(read(header, { client_id: 'form', client_secret: 'form-secret' }), JSON.stringify(header)).toEqual({ clientId: 'form', secret: 'form-secret', method: 'client_secret_post' });
+      expect(read(header, { client_id: 'form' }), JSON.stringify(header)).toEqual({ clientId: 'form', secret: null, method: 'none' });
+      expect(refusedWith(() => read(header, { client_secret: 'form-secret' })), JSON.stringify(header)).toEqual({ ...malformed, refusal: 'invalid_client: Client authentication is required (401)' });
+    }
+    expect(read(undefined, { client_id: 'form', client_secret: '' })).toEqual({ clientId: 'form', secret: '', method: 'client_secret_post' });
+    expect(refusedWith(() => read(undefined, { client_id: '' })).refusal).toBe('invalid_client: Client authentication is required (401)');
+  });
+});
+
 describe('authenticateClient', () => {
   const basic = { clientId: 'client-1', secret: 'right-secret', method: 'client_secret_basic' as const };
   const none = { clientId: 'client-1', secret: null, method: 'none' as const };
@@ -224,6 +266,11 @@ describe('authenticateClient', () => {
     expect(refusal(() => authenticateClient(service(), { ...basic, secret: '' }))).toBe('invalid_client: Client authentication failed (401)');
     expect(refusal(() => authenticateClient(undefined, basic))).toBe('invalid_client: Client authentication failed (401)');
     expect(refusal(() => authenticateClient(service({ is_active: 0 }), basic))).toBe('invalid_client: This service is disabled (401)');
+  });
+
+  it('challenges a client that used HTTP Basic to try again (RFC 6749 §5.2), and no other', () => {
+    expect(challengeOf(() => authenticateClient(service(), { ...basic, secret: 'wrong' }))).toMatch(/^Basic realm=/);
+    expect(challengeOf(() => authenticateClient(service(), { ...basic, method: 'client_secret_post', secret: 'wrong' }))).toBeUndefined();
   });
 
   it('takes a client_id alone from a public client only', () => {

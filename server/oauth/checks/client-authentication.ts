@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { ApiServiceRow } from '../../api-services/api-services-repository';
 import { clientSecretMatches } from '../../api-services/client-secrets';
 import { OAuthError } from '../oauth-error';
@@ -11,12 +10,14 @@ const BASIC_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="home-guard", charset
 /** Why a disabled service's right credentials are refused. */
 export const SERVICE_DISABLED = 'This service is disabled';
 
-/** The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the form body, never both; or its client_id alone. */
 const malformedCredentials = () => new OAuthError('invalid_client', 'Malformed client credentials', 401, undefined, BASIC_CHALLENGE);
 const authenticationRequired = () => new OAuthError('invalid_client', 'Client authentication is required', 401, undefined, BASIC_CHALLENGE);
 
-export function readClientCredentials(request: FastifyRequest, body: { client_id?: string | undefined; client_secret?: string | undefined }): ClientCredentials {
-  const header = request.headers.authorization;
+/**
+ * The client's credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts; `header` is the
+ * Authorization header as sent) or the form body, never both; or its client_id alone.
+ */
+export function readClientCredentials(header: string | undefined, body: { client_id?: string | undefined; client_secret?: string | undefined }): ClientCredentials {
   if (header && /^basic /i.test(header)) {
     if (body.client_secret !== undefined) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
