@@ -18,6 +18,15 @@ describe('TOTP', () => {
     expect(totpCode(RFC_SECRET, totpStep(59_000))).toBe('287082');
   });
 
+  it("encodes and decodes RFC 4648 §10's base32 vectors (unpadded, as apps take them), and refuses other letters", () => {
+    const vectors = [['', ''], ['f', 'MY'], ['fo', 'MZXQ'], ['foo', 'MZXW6'], ['foob', 'MZXW6YQ'], ['fooba', 'MZXW6YTB'], ['foobar', 'MZXW6YTBOI']];
+    for (const [text, encoded] of vectors) {
+      expect(base32Encode(Buffer.from(text!)), text).toBe(encoded);
+      expect(base32Decode(encoded!).toString(), encoded).toBe(text);
+    }
+    for (const notBase32 of ['MZXW6YTBO1', 'mzxw6', 'MZXW6=', 'MZ XW']) expect(() => base32Decode(notBase32), notBase32).toThrow('not base32');
+  });
+
   it('round-trips base32 and makes 160-bit secrets', () => {
     expect(RFC_SECRET).toBe('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ');
     expect(base32Decode(RFC_SECRET).toString()).toBe('12345678901234567890');

@@ -217,7 +217,10 @@ describe('prompt and max_age', () => {
     expect(refusal(() => checkPrompt('none login'))).toBe('invalid_request: prompt=none cannot be combined with other values (400)');
     expect(refusal(() => checkPrompt('maybe'))).toBe('invalid_request: Unsupported prompt: maybe (400)');
     expect(checkMaxAge('300')).toBe(300);
-    expect(refusal(() => checkMaxAge('-1'))).toBe('invalid_request: max_age must be a whole number of seconds (400)');
+    expect(checkMaxAge('0')).toBe(0);
+    for (const nonsense of ['-1', '', '5s', 's5', '1.5', ' 5', '5 ', '1e3', '0x10', '1234567890']) {
+      expect(refusal(() => checkMaxAge(nonsense)), JSON.stringify(nonsense)).toBe('invalid_request: max_age must be a whole number of seconds (400)');
+    }
   });
 });
 
