@@ -2,6 +2,7 @@ import { SignJWT, UnsecuredJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { signJwt } from '../../server/keys/sign-jwt';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -253,6 +254,30 @@ describe('access and refresh tokens', () => {
     expect((await call(t.app, 'GET', '/api/v1/auth/profile', { headers: { authorization: `Basic ${user.access}` } })).status).toBe(401);
     expect((await call(t.app, 'POST', '/api/v1/auth/refresh', { body: {} })).status).toBe(401);
     expect((await refresh(user.access)).status).toBe(401);
+  });
+
+  it('refuses tokens signed with its own key that are not first-party access tokens as it issues them', async () => {
+    const user = await registerAndLogin(t.app);
+    const { kid, key } = await t.app.services.keys.signingKey('ES256');
+    const { sid, sub, iss, aud, iat, exp, jti } = decodeJwt(user.access);
+    const claims = { sid, iss, aud, sub, jti, iat, exp };
+    const signed = (changed: Record<string, unknown>, typ = 'at+jwt') => signJwt('ES256', key, { kid, typ }, { ...claims, ...changed });
+    // The same claims signed again pass, so each refusal below is its one change's.
+    expect((await profile(await signed({}))).status).toBe(200);
+    const now = Math.floor(Date.now() / 1000);
+    const refusedTokens = {
+      'no sid': await signed({ sid: undefined }),
+      'a sid that is no string': await signed({ sid: 7 }),
+      'no sub': await signed({ sub: undefined }),
+      'a sub that is no string': await signed({ sub: 7 }),
+      'no iat': await signed({ iat: undefined }),
+      'no exp': await signed({ exp: undefined }),
+      expired: await signed({ iat: now - 7200, exp: now - 3600 }),
+      "a service's audience": await signed({ aud: iss }),
+      'another issuer': await signed({ iss: 'https://elsewhere.example' }),
+      'an ID token': await signed({}, 'JWT'),
+    };
+    for (const [why, token] of Object.entries(refusedTokens)) expect((await profile(token)).status, why).toBe(401);
   });
 });
 
