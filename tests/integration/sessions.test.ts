@@ -261,6 +261,8 @@ describe('access and refresh tokens', () => {
     const { kid, key } = await t.app.services.keys.signingKey('ES256');
     const { sid, sub, iss, aud, iat, exp, jti } = decodeJwt(user.access);
     const claims = { sid, iss, aud, sub, jti, iat, exp };
+    // Bound to this server's API (RFC 9068), an audience no service is given.
+    expect(aud).toBe(`${iss}/api`);
     const signed = (changed: Record<string, unknown>, typ = 'at+jwt') => signJwt('ES256', key, { kid, typ }, { ...claims, ...changed });
     // The same claims signed again pass, so each refusal below is its one change's.
     expect((await profile(await signed({}))).status).toBe(200);

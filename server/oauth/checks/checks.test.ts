@@ -144,6 +144,8 @@ describe('checkScope', () => {
     expect(checkScopeWithin(['openid', 'email'], 'openid')).toEqual(['openid']);
     expect(checkScopeWithin(['openid', 'email', 'profile'], 'email'), 'openid kept').toEqual(['openid', 'email']);
     expect(refusal(() => checkScopeWithin(['openid'], 'openid email'))).toBe('invalid_scope: Scope was not granted: email (400)');
+    expect(refusal(() => checkScopeWithin(['openid'], 'openid email profile email'))).toBe('invalid_scope: Scope was not granted: email profile (400)');
+    expect(checkScopeWithin(['openid', 'email'], ' email  openid email ')).toEqual(['email', 'openid']);
   });
 });
 
