@@ -242,25 +242,6 @@ describe('the authorization request', () => {
   });
 });
 
-describe('introspection and revocation', () => {
-  it('report a token only to its own client', async () => {
-    const other = await f.createService({ name: 'Other' });
-    const issued = await exchange((await code()).body.code);
-    const introspect = async (clientId: string, secret: string) => {
-      const response = await fetch(`${f.issuer}/api/v1/oauth/introspect`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: issued.body.access_token, client_id: clientId, client_secret: secret }),
-      });
-      return response.json();
-    };
-    expect(await introspect(other.clientId, other.clientSecret)).toEqual({ active: false });
-    const mine = await introspect(service.clientId, service.clientSecret);
-    expect(mine).toMatchObject({ active: true, client_id: service.clientId, scope: 'openid email', token_type: 'Bearer' });
-    expect(Object.keys(mine).sort()).toEqual(['active', 'client_id', 'exp', 'iat', 'scope', 'sub', 'token_type']);
-  });
-});
-
 describe('service tokens, found by selector and checked by secret', () => {
   const userinfo = async (access: string) => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).status;
 
