@@ -195,9 +195,9 @@ describe('prompt=none shows nothing (OIDC Core §3.1.2.1, §3.1.2.6)', () => {
   it('an account still to be verified is interaction_required, back at the service', async () => {
     await oidcJson(f.issuer, 'POST', '/api/v1/register', { full_name: 'New Person', email: 'new@oidc.test', password: 'New-pass1' });
     const fresh = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: 'new@oidc.test', password: 'New-pass1' })).body.access as string;
-    expect(errorOf(await code({ prompt: 'none' }, fresh))).toMatchObject({ error: 'interaction_required', state: 'st', iss: f.issuer });
+    expect(errorOf(await code({ prompt: 'none' }, fresh))).toMatchObject({ error: 'interaction_required', error_description: 'The account must finish its verification first', state: 'st', iss: f.issuer });
     // Asked with a screen, the person is told to verify first, and the service is not.
-    expect(await code({}, fresh)).toMatchObject({ status: 403, body: { error: 'access_denied' } });
+    expect(await code({}, fresh)).toEqual(expect.objectContaining({ status: 403, body: { error: 'access_denied', error_description: 'Verify your account before signing in to services' } }));
   });
 
   it('an id_token_hint naming someone else is login_required; naming the one signed in goes on', async () => {
@@ -205,7 +205,7 @@ describe('prompt=none shows nothing (OIDC Core §3.1.2.1, §3.1.2.6)', () => {
     const olivia = (await f.signInToService(config, { scope: 'openid email' })).tokens.id_token!;
     const admin = (await f.signInToService(config, { scope: 'openid email', token: f.adminToken })).tokens.id_token!;
     expect((await code({ prompt: 'none', id_token_hint: olivia })).status).toBe(200);
-    expect(errorOf(await code({ prompt: 'none', id_token_hint: admin }))).toMatchObject({ error: 'login_required', state: 'st' });
+    expect(errorOf(await code({ prompt: 'none', id_token_hint: admin }))).toMatchObject({ error: 'login_required', error_description: 'The person the id_token_hint names is not the one signed in', state: 'st' });
     expect(errorOf(await code({ prompt: 'none', id_token_hint: 'not.a.token' }))).toMatchObject({ error: 'login_required' });
     // With a screen, the person signed in may go on: the consent screen shows who it is, and
     // that the service asked for another, however often they approved it before.
@@ -291,7 +291,8 @@ describe('a long state (oauth2-proxy keeps the page to return to in it)', () => 
     const config = await f.relyingParty(service);
     const verifier = client.randomPKCECodeVerifier();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-    expect((await oidcJson(f.issuer, 'GET', `/api/v1/oauth/authorize${url.search}`)).status).toBe(200);
+    // The consent screen gets it too: a person who refuses is sent back with it.
+    expect((await oidcJson(f.issuer, 'GET', `/api/v1/oauth/authorize${url.search}`)).body.state).toBe(state);
     const callback = await f.allow(url);
     expect(callback.searchParams.get('state')).toBe(state);
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });

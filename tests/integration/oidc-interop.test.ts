@@ -1,3 +1,4 @@
+import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JWKS_MAX_AGE_SECONDS } from '../../server/keys/signing-keys';
@@ -28,13 +29,16 @@ describe('a real relying party (openid-client)', () => {
       nonce,
     });
     expect(url.origin + url.pathname).toBe(`${f.issuer}/auth`);
+    const signedInAt = Math.floor(f.t.app.services.clock() / 1000);
+    f.t.advance(7_000);
     const callback = await f.allow(url);
     expect(callback.searchParams.get('iss')).toBe(f.issuer);
 
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
     const claims = tokens.claims()!;
     expect(claims).toMatchObject({ iss: f.issuer, aud: service.clientId, email: f.user.email, name: f.user.name, preferred_username: 'olivia', azp: service.clientId, nonce });
-    expect(typeof claims.auth_time).toBe('number');
+    expect([claims.auth_time, claims.iat, claims.exp]).toEqual([signedInAt, signedInAt + 7, signedInAt + 7 + 900]);
+    expect(decodeProtectedHeader(tokens.id_token!)).toEqual({ alg: 'RS256', kid: expect.any(String), typ: 'JWT' });
     expect(claims.amr).toEqual(['pwd']);
     expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toBeTruthy();

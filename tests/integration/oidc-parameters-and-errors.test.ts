@@ -123,3 +123,13 @@ describe('introspection without a token (RFC 7662 §2.1: token is required)', ()
     expect(await postForm('/api/v1/oauth/introspect', form({ token: 'unknown' }), basic())).toMatchObject({ status: 200, body: { active: false } });
   });
 });
+
+describe('a grant without what it is granted on (RFC 6749 §4.1.3, §6)', () => {
+  it('is invalid_request naming the parameter, sent without a value or not at all', async () => {
+    for (const [grant, name] of [['authorization_code', 'code'], ['refresh_token', 'refresh_token']] as const) {
+      for (const body of [form({ grant_type: grant, redirect_uri: CALLBACK, code_verifier: verifier }), form({ grant_type: grant, [name]: '' })]) {
+        expect(await postForm('/api/v1/oauth/token', body, basic()), body).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: `${name} is missing` } });
+      }
+    }
+  });
+});

@@ -129,7 +129,7 @@ describe('the services a person is signed in to', () => {
 
     expect(await description(f.user.access)).toBe('Vault asks for two-step sign-in: turn it on under Personal Info, then sign out and sign in again');
     const silent = new URL((await code(f.user.access, { prompt: 'none' })).body.redirect_to);
-    expect([silent.searchParams.get('error'), silent.searchParams.get('state')]).toEqual(['login_required', 's']);
+    expect([silent.searchParams.get('error'), silent.searchParams.get('error_description'), silent.searchParams.get('state')]).toEqual(['login_required', 'The service takes only two-step sign-ins', 's']);
 
     const step = totpStep(f.t.app.services.clock());
     const { secret } = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/two-step/setup', {}, f.user.access)).body;
@@ -225,6 +225,33 @@ describe('an administrator signing someone out everywhere', () => {
     expect((await signOut('no-such-user')).status).toBe(404);
     const events = (await oidcJson(f.issuer, 'GET', `/api/v1/admin/audit-log?user_id=${olivia.id}`, undefined, f.adminToken)).body.items as Array<{ kind: string }>;
     expect(events.filter((event) => event.kind === 'user-session-revoked')).toEqual([expect.objectContaining({ detail: `everywhere:${devices}`, actor: expect.objectContaining({ full_name: 'Admin' }) })]);
+  });
+});
+
+describe("the administrators' list of service sessions", () => {
+  it('names the person, the service and the address the sign-in was approved from, with its times', async () => {
+    const grafana = await f.createService({ name: 'Grafana' });
+    const now = f.t.app.services.clock();
+    const tokens = await signInTo(grafana, f.user.access);
+    const { sub } = (await userinfo(tokens.access_token)).body;
+    const { items } = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/service-sessions?page=1&size=10', undefined, f.adminToken)).body;
+    const at = (ms: number) => new Date(ms).toISOString();
+    expect(items).toEqual([
+      {
+        id: expect.any(String),
+        user_id: sub,
+        user: { full_name: f.user.name, profile_picture: expect.stringMatching(/^\/avatars\//) },
+        ip_address: '127.0.0.1',
+        is_active: true,
+        issued_at: at(now),
+        expires_at: at(now + 30 * 24 * 3600 * 1000),
+        last_active: at(now),
+        revoked_at: null,
+        service_id: grafana.id,
+        api_service: { name: 'Grafana', icon_url: null },
+        client_id: grafana.clientId,
+      },
+    ]);
   });
 });
 

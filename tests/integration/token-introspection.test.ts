@@ -51,6 +51,7 @@ describe('revocation', () => {
     await client.tokenRevocation(grafana, refreshed.refresh_token!);
     expect((await userinfo(refreshed.access_token)).status).toBe(401);
     expect(await isActive(refreshed.refresh_token!)).toBe(false);
+    await expect(client.refreshTokenGrant(grafana, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token has expired or was revoked' });
   });
 });
 
