@@ -61,6 +61,11 @@ it('a scope the service has given up since is no longer in what a refresh hands 
   expect(refreshed.claims()?.email).toBeUndefined();
   const userinfo = await client.fetchUserInfo(config, refreshed.access_token, refreshed.claims()!.sub);
   expect(userinfo.email).toBeUndefined();
+  // openid is the grant itself, not a scope given up: without it, userinfo would refuse the token.
+  await editService(service, { scopes: ['profile', 'offline_access'] });
+  const again = await client.refreshTokenGrant(config, refreshed.refresh_token!);
+  expect(again.scope).toBe('openid offline_access');
+  expect((await client.fetchUserInfo(config, again.access_token, refreshed.claims()!.sub)).sub).toBe(refreshed.claims()!.sub);
 });
 
 it('a code given before the service changed, or before the person withdrew their approval, is judged at its exchange as things are then', async () => {
