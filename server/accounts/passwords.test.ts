@@ -27,4 +27,5 @@ it('takes a password in any Unicode form: é as one character or as e and an acc
   const older = await hash(decomposed, { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 });
   expect(await verifyPassword(older, decomposed)).toBe(true);
   expect(await verifyPassword(undefined, decomposed), 'no account: never').toBe(false);
+  expect(await verifyPassword(undefined, 'home-guard timing equaliser'), 'not even with the password of the hash it spends its time on').toBe(false);
 });

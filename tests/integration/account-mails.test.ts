@@ -3,6 +3,7 @@ import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESET_MAIL_DELAY_MS, RESET_THROTTLE } from '../../server/accounts/password-resets';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
+import { hashRecoveryCode } from '../../server/two-step/recovery-codes';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { resetLinkFor } from '../e2e/support/api';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
@@ -103,9 +104,13 @@ describe('password reset by mail', () => {
     await ask(user.email);
     const second = await tokenMailedTo(user.email, 2);
     expect((await confirm(first, 'Reset-and-go1')).status).toBe(400);
+    t.advance(30 * 60_000 - 1);
+    expect((await confirm(second, 'Reset-and-go1')).status).toBe(200);
+    await ask(user.email);
+    const third = await tokenMailedTo(user.email, 3);
     t.advance(30 * 60_000);
-    expect((await confirm(second, 'Reset-and-go1')).status).toBe(400);
-    expect((await login(user.email, user.password)).status).toBe(200);
+    expect((await confirm(third, 'Reset-and-go2')).status).toBe(400);
+    expect((await login(user.email, 'Reset-and-go1')).status).toBe(200);
     expect((await confirm('x'.repeat(101), 'Reset-and-go1')).body.error).toBe('token: This link is not valid');
   });
 
@@ -159,6 +164,7 @@ describe('password reset by mail', () => {
     // Set up as before the rule that an unproved address takes no second step (the squatted one marked so).
     const now = t.app.services.clock();
     await t.db.insertInto('authenticator_apps').values([squatted, owned].map((user) => ({ user_id: user.id, secret: 'A'.repeat(32), last_used_step: 0, created_at: now, set_up_unproved: user === squatted ? 1 : 0 }))).execute();
+    await t.db.insertInto('recovery_codes').values([squatted, owned].map((user) => ({ user_id: user.id, code_hash: hashRecoveryCode(`${user.id.slice(0, 5)}-00000`) }))).execute();
     for (const user of [squatted, owned]) {
       await ask(user.email);
       expect((await confirm(await tokenMailedTo(user.email), 'Reset-and-go1')).status).toBe(200);
@@ -167,6 +173,8 @@ describe('password reset by mail', () => {
     expect((await login(owned.email, 'Reset-and-go1')).body).toEqual({ error: 'Enter the 6-digit code from your authenticator app', field: 'code' });
     const turnedOff = await t.db.selectFrom('audit_events').select(['user_id', 'actor_id']).where('kind', '=', 'two-step-off').execute();
     expect(turnedOff).toEqual([{ user_id: squatted.id, actor_id: squatted.id }]);
+    // The recovery codes go with the second step they stand in for, and stay with one that stays.
+    expect((await t.db.selectFrom('recovery_codes').select('user_id').execute()).map((row) => row.user_id)).toEqual([owned.id]);
   });
 
   it('keeps the second step of an account whose email an administrator changed, through a reset mailed to the new address', async () => {
@@ -174,7 +182,8 @@ describe('password reset by mail', () => {
     const user = await verifiedUser();
     const { secret } = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body;
     const code = totpCode(secret, totpStep(t.app.services.clock()));
-    expect((await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code, current_password: user.password } })).status).toBe(200);
+    const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code, current_password: user.password } });
+    expect(on.status).toBe(200);
     const moved = `moved.${user.email}`;
     const edit = { full_name: 'Moved', email: moved, is_admin: false };
     expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: edit })).body).toMatchObject({ email: moved, two_step_enabled: true });
@@ -183,6 +192,9 @@ describe('password reset by mail', () => {
     // The new mailbox's holder has the password, not the app: the second step still asks.
     expect((await login(moved, 'Reset-and-go1')).body).toEqual({ error: 'Enter the 6-digit code from your authenticator app', field: 'code' });
     expect(await t.db.selectFrom('audit_events').select('kind').where('kind', '=', 'two-step-off').execute()).toEqual([]);
+    // Nor its recovery codes.
+    const recovered = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: moved, password: 'Reset-and-go1', code: on.body.recovery_codes[0] } });
+    expect(recovered.status).toBe(200);
   });
 
   it('greets by name only at a proved address: an unproved one was typed by whoever registered it, with a name of their choosing', async () => {

@@ -194,6 +194,9 @@ describe('sign-in', () => {
     // And a guesser there is held to five a minute as well.
     for (let i = 0; i < 5; i++) expect((await from('127.0.0.1', `Wrong-here-${i}`)).status).toBe(401);
     expect((await from('127.0.0.1', user.password)).status).toBe(429);
+    // Counted for this account there, not for everyone who signed in from there.
+    const neighbour = await registerAndLogin(t.app);
+    expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: neighbour.email, password: neighbour.password }, remoteAddress: '127.0.0.1' })).status).toBe(200);
   });
 
   it('allows an account at most 100 wrong passwords an hour, five a minute being 300 (ASVS 2.2.1)', async () => {

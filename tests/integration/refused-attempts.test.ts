@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
-import { LOGIN_THROTTLE } from '../../server/accounts/sign-in';
+import { LOGIN_THROTTLE, SECOND_STEP_THROTTLE } from '../../server/accounts/sign-in';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -83,6 +83,27 @@ it('logs every refused sign-in with its address and reason, which fail2ban reads
   for (const typed of ['Wrong-pass1', 'Typed-here1', 'nobody@example.com', 'target@example.com', 'Guess-0-pass', ada.password, bob.password, ada.email]) expect(log).not.toContain(typed);
 
   expect(await fail2banAddresses()).toEqual(refusals().map((entry) => entry.ip));
+});
+
+it("logs a sign-in refused for the day's refused second steps as throttled, and counts them for that account alone", async () => {
+  const codeFor = (secret: string, steps = 0) => totpCode(secret, totpStep(t.app.services.clock()) + steps);
+  const withTwoStep = async () => {
+    const user = await registerAndLogin(t.app);
+    await proveEmail(t.db, user.id);
+    const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
+    expect((await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret), current_password: user.password } })).status).toBe(200);
+    return { ...user, secret };
+  };
+  const [ada, bob] = [await withTwoStep(), await withTwoStep()];
+  for (let i = 1; i <= SECOND_STEP_THROTTLE.limit; i++) {
+    expect((await signIn('203.0.113.7', { email: ada.email, password: ada.password, code: codeFor(ada.secret, 1000 + i) })).status).toBe(401);
+    if (i % 4 === 0) t.advance(61_000); // within LOGIN_THROTTLE's five a minute
+  }
+  t.advance(31_000); // past the time step whose codes turned two-step on
+  lines.length = 0;
+  expect((await signIn('203.0.113.7', { email: ada.email, password: ada.password, code: codeFor(ada.secret) })).status).toBe(429);
+  expect((await signIn('203.0.113.8', { email: bob.email, password: bob.password, code: codeFor(bob.secret) })).status).toBe(200);
+  expect(refusals().map(({ attempt, reason, ip, userId }) => ({ attempt, reason, ip, userId }))).toEqual([{ attempt: 'sign-in', reason: 'throttled', ip: '203.0.113.7', userId: ada.id }]);
 });
 
 it("neither counts nor logs as a guess a disabled service's right secret, which it sends again and again", async () => {
