@@ -157,12 +157,14 @@ describe('the audit log', () => {
     const { refresh } = (await (await login(f.user.email, f.user.password)).json()) as { refresh: string };
     const signOut = (token: string) =>
       fetch(`${f.issuer}/api/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': FIREFOX }, body: '{}' });
+    const signOuts = async () => (await adminLog('&group=sign-ins')).filter((event) => event.kind === 'signed-out');
     expect((await signOut(refresh)).status).toBe(200);
+    expect(await signOuts(), 'recorded by the sign-out that ended the session').toHaveLength(1);
     expect((await signOut(refresh)).status).toBe(200); // already signed out
     expect((await signOut('not-a-token')).status).toBe(200);
     expect((await as(refresh, 'POST', '/api/v1/auth/refresh', {})).status).toBe(401);
 
-    const signedOut = (await adminLog('&group=sign-ins')).filter((event) => event.kind === 'signed-out');
+    const signedOut = await signOuts();
     expect(signedOut).toHaveLength(1);
     expect(signedOut[0]).toMatchObject({ user: { full_name: 'Olivia Ident' }, actor_id: signedOut[0]!.user_id, ip_address: '127.0.0.1' });
     expect(describeDevice(signedOut[0]!.device_info!)).toBe('Firefox on Linux');

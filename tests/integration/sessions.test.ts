@@ -218,6 +218,16 @@ describe('access and refresh tokens', () => {
     expect((await refresh(tokens.refresh)).status).toBe(401);
   });
 
+  it('ends a session left unused for REFRESH_TOKEN_TTL, its idle limit', async () => {
+    await t.close();
+    t = await startTestApp({ ACCESS_TOKEN_TTL: '60', REFRESH_TOKEN_TTL: String(3 * 3600), SESSION_MAX_AGE: String(12 * 3600) });
+    const [used, idle] = [await registerAndLogin(t.app), await registerAndLogin(t.app)];
+    t.advance(3 * 3600 * 1000 - 1);
+    expect((await refresh(used.refresh)).status).toBe(200);
+    t.advance(1);
+    expect((await refresh(idle.refresh)).status).toBe(401);
+  });
+
   it('refuses the refresh of a session past a SESSION_MAX_AGE lowered since, instead of handing out tokens that cannot work', async () => {
     const user = await registerAndLogin(t.app);
     const now = Date.now() + 2 * 3600 * 1000;
