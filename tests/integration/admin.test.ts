@@ -85,6 +85,19 @@ describe('users (admin)', () => {
     expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: login.body.access })).status).toBe(401);
   });
 
+  it("shows how far a user's verification has come: the email, the picture, and both", async () => {
+    const bob = await registerAndLogin(t.app);
+    const progress = async () => {
+      const { email_verified, avatar_verified, verified } = (await as(admin.access).get(`/api/v1/admin/users/${bob.id}`)).body;
+      return { email_verified, avatar_verified, verified };
+    };
+    expect(await progress()).toEqual({ email_verified: false, avatar_verified: false, verified: false });
+    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', bob.id).execute();
+    expect(await progress()).toEqual({ email_verified: true, avatar_verified: false, verified: false });
+    await t.db.updateTable('users').set({ avatar_verified: 1, verified: 1 }).where('id', '=', bob.id).execute();
+    expect(await progress()).toEqual({ email_verified: true, avatar_verified: true, verified: true });
+  });
+
   it("validates with the spec's messages", async () => {
     const api = as(admin.access);
     expect((await api.post('/api/v1/admin/users', { full_name: '', email: 'x@y.zz', password: 'Good-pass1' })).body.error).toBe('full_name: Full Name is required');

@@ -23,6 +23,9 @@ const input = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** The administrator's call. */
+const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
+
 describe('API services (admin)', () => {
   it('creates a service whose secret is shown once and kept only hashed', async () => {
     const created = await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: input() });
@@ -122,7 +125,6 @@ describe('API services (admin)', () => {
   });
 
   it('keeps the groups a service is open to: everyone by default, kept when an edit leaves them out, cleared by an empty list', async () => {
-    const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
     const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
     expect((await api('GET', `/api/v1/admin/api-services/${id}`)).body.allowed_groups).toEqual([]);
     expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ allowed_groups: ['family ', 'family', 'friends'] }))).body.allowed_groups).toEqual(['family', 'friends']);
@@ -136,7 +138,6 @@ describe('API services (admin)', () => {
   });
 
   it('keeps the grant types when an edit leaves them out; left out or empty when created, or emptied, they are authorization_code', async () => {
-    const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
     const withoutGrants = input({ grant_types: undefined }); // undefined: left out of the JSON
     const { id } = (await api('POST', '/api/v1/admin/api-services', withoutGrants)).body;
     const grants = async () => (await api('GET', `/api/v1/admin/api-services/${id}`)).body.grant_types;
@@ -151,7 +152,6 @@ describe('API services (admin)', () => {
   });
 
   it('asks for two-step sign-in only when told: off by default, kept when an edit leaves it out', async () => {
-    const api = (method: string, url: string, body?: unknown) => call(t.app, method as 'GET', url, { token: admin.access, ...(body ? { body } : {}) });
     const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
     const required = async () => (await api('GET', `/api/v1/admin/api-services/${id}`)).body.require_two_step;
     expect(await required()).toBe(false);
@@ -161,6 +161,23 @@ describe('API services (admin)', () => {
     expect([refused.status, refused.body.error]).toEqual([400, 'require_two_step: must be true or false']);
     expect(await required()).toBe(true);
     expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ require_two_step: false }))).body.require_two_step).toBe(false);
+  });
+
+  it('changes its icon, home page and ID token algorithm when an edit sends them, keeps them when it leaves them out, and clears the icon and home page sent as null', async () => {
+    const links = { icon_url: 'https://grafana.home.lan/icon.png', launch_url: 'https://grafana.home.lan/' };
+    const { id } = (await api('POST', '/api/v1/admin/api-services', input(links))).body;
+    const settings = async () => {
+      const { icon_url, launch_url, id_token_signed_response_alg } = (await api('GET', `/api/v1/admin/api-services/${id}`)).body;
+      return { icon_url, launch_url, id_token_signed_response_alg };
+    };
+    expect(await settings()).toEqual({ ...links, id_token_signed_response_alg: 'RS256' });
+    const moved = { icon_url: 'https://grafana.lan/icon.svg', launch_url: 'https://grafana.lan/', id_token_signed_response_alg: 'ES256' };
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input(moved))).status).toBe(200);
+    expect(await settings()).toEqual(moved);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input())).status).toBe(200);
+    expect(await settings(), 'left out: kept').toEqual(moved);
+    expect((await api('PUT', `/api/v1/admin/api-services/${id}`, input({ icon_url: null, launch_url: null }))).status).toBe(200);
+    expect(await settings()).toEqual({ icon_url: null, launch_url: null, id_token_signed_response_alg: 'ES256' });
   });
 
   it("validates with the spec's messages", async () => {

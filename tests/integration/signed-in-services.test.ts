@@ -228,33 +228,6 @@ describe('an administrator signing someone out everywhere', () => {
   });
 });
 
-describe("the administrators' list of service sessions", () => {
-  it('names the person, the service and the address the sign-in was approved from, with its times', async () => {
-    const grafana = await f.createService({ name: 'Grafana' });
-    const now = f.t.app.services.clock();
-    const tokens = await signInTo(grafana, f.user.access);
-    const { sub } = (await userinfo(tokens.access_token)).body;
-    const { items } = (await oidcJson(f.issuer, 'GET', '/api/v1/admin/service-sessions?page=1&size=10', undefined, f.adminToken)).body;
-    const at = (ms: number) => new Date(ms).toISOString();
-    expect(items).toEqual([
-      {
-        id: expect.any(String),
-        user_id: sub,
-        user: { full_name: f.user.name, profile_picture: expect.stringMatching(/^\/avatars\//) },
-        ip_address: '127.0.0.1',
-        is_active: true,
-        issued_at: at(now),
-        expires_at: at(now + 30 * 24 * 3600 * 1000),
-        last_active: at(now),
-        revoked_at: null,
-        service_id: grafana.id,
-        api_service: { name: 'Grafana', icon_url: null },
-        client_id: grafana.clientId,
-      },
-    ]);
-  });
-});
-
 describe('a service disabled by an administrator', () => {
   it('has its sessions listed as not active while it is off, and as active again once it is on', async () => {
     const grafana = await f.createService({ name: 'Grafana' });

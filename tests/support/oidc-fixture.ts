@@ -10,6 +10,8 @@ export type OidcFixture = {
   t: TestApp;
   issuer: string;
   adminToken: string;
+  /** To sign in again, once the clock has moved past `adminToken`'s end. */
+  admin: { email: string; password: string };
   user: { email: string; password: string; name: string; access: string };
   createService(overrides?: Record<string, unknown>): Promise<{ id: string; clientId: string; clientSecret: string }>;
   /** The service's relying party, as openid-client discovers it (plain HTTP allowed: the issuer is on loopback). */
@@ -53,7 +55,8 @@ export async function startOidcFixture(env: Record<string, string> = {}): Promis
     await verifyThroughApi(person, issuer, outbox);
     return (await json(issuer, 'POST', '/api/v1/auth/login', { email: person.email, password: person.password })).body.access as string;
   };
-  const adminToken = await login({ name: 'Admin', email: 'admin@oidc.test', password: 'Admin-pass1' });
+  const admin = { name: 'Admin', email: 'admin@oidc.test', password: 'Admin-pass1' };
+  const adminToken = await login(admin);
   const person = { name: 'Olivia Ident', email: 'olivia@oidc.test', password: 'Olivia-pass1' };
   const access = await login(person);
   const allow = async (authorizationUrl: URL, token = access) => {
@@ -65,6 +68,7 @@ export async function startOidcFixture(env: Record<string, string> = {}): Promis
     t,
     issuer,
     adminToken,
+    admin: { email: admin.email, password: admin.password },
     user: { ...person, access },
     async createService(overrides = {}) {
       const created = await json(issuer, 'POST', '/api/v1/admin/api-services', {
