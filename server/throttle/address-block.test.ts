@@ -15,6 +15,10 @@ describe('addressBlock', () => {
     ['::', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['64:ff9b::198.51.100.1', '64:ff9b:0:0::/64'],
+    // Not IPv4-mapped: ffff in its place, but not all zeros before it.
+    ['1::ffff:203.0.113.7', '1:0:0:0::/64'],
+    // The groups after "::" reaching into the /64.
+    ['2001::1:2:3:4:5', '2001:0:0:1::/64'],
     [undefined, 'unknown'],
     ['not an address', 'not an address'],
   ])('%s is in the block %s', (ip, block) => {

@@ -24,19 +24,20 @@ describe('the services a person is signed in to', () => {
   it('lists them with their session counts, and signing out of one ends only that person\'s sessions there', async () => {
     const grafana = await f.createService({ name: 'Grafana' });
     const immich = await f.createService({ name: 'Immich', icon_url: 'https://immich.lan/icon.png' });
+    const start = f.t.app.services.clock();
     const laptop = await signInTo(grafana, f.user.access);
+    f.t.advance(1_000);
     const phone = await signInTo(grafana, f.user.access);
+    f.t.advance(1_000);
     const photos = await signInTo(immich, f.user.access);
     const adminGrafana = await signInTo(grafana, f.adminToken);
 
-    const listed = await signedIn(f.user.access);
-    expect(listed.map(({ name, sessions, icon_url }) => ({ name, sessions, icon_url }))).toEqual(
-      expect.arrayContaining([
-        { name: 'Grafana', sessions: 2, icon_url: null },
-        { name: 'Immich', sessions: 1, icon_url: 'https://immich.lan/icon.png' },
-      ]),
-    );
-    expect(listed).toHaveLength(2);
+    // The most recently used first, each with its latest session's last activity.
+    const at = (ms: number) => new Date(ms).toISOString();
+    expect((await signedIn(f.user.access)).map(({ name, sessions, icon_url, last_active }) => ({ name, sessions, icon_url, last_active }))).toEqual([
+      { name: 'Immich', sessions: 1, icon_url: 'https://immich.lan/icon.png', last_active: at(start + 2_000) },
+      { name: 'Grafana', sessions: 2, icon_url: null, last_active: at(start + 1_000) },
+    ]);
 
     const out = await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access);
     expect(out.status).toBe(200);
