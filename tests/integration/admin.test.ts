@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, callsWith, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, callsWith, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { testDatabaseKind } from '../support/test-database';
 import { ADMIN_ROUTE_REFUSED } from '../../server/services';
 
@@ -92,7 +92,7 @@ describe('users (admin)', () => {
       return { email_verified, avatar_verified, verified };
     };
     expect(await progress()).toEqual({ email_verified: false, avatar_verified: false, verified: false });
-    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', bob.id).execute();
+    await proveEmail(t.db, bob.id);
     expect(await progress()).toEqual({ email_verified: true, avatar_verified: false, verified: false });
     await t.db.updateTable('users').set({ avatar_verified: 1, verified: 1 }).where('id', '=', bob.id).execute();
     expect(await progress()).toEqual({ email_verified: true, avatar_verified: true, verified: true });

@@ -14,6 +14,8 @@ afterEach(async () => t.close());
 
 const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', { token, body: {} });
 const profile = (token: string) => call(t.app, 'GET', '/api/v1/auth/profile', { token });
+/** Sessions that end after three hours unused, or twelve after their sign-in, whatever their use. */
+const SHORT_SESSIONS = { ACCESS_TOKEN_TTL: '60', REFRESH_TOKEN_TTL: String(3 * 3600), SESSION_MAX_AGE: String(12 * 3600) };
 
 describe('access and refresh tokens', () => {
   it('register → login → profile → refresh → profile with the new token', async () => {
@@ -196,7 +198,7 @@ describe('access and refresh tokens', () => {
 
   it('ends a session SESSION_MAX_AGE after its sign-in, however often it is used', async () => {
     await t.close();
-    t = await startTestApp({ ACCESS_TOKEN_TTL: '60', REFRESH_TOKEN_TTL: String(3 * 3600), SESSION_MAX_AGE: String(12 * 3600) });
+    t = await startTestApp(SHORT_SESSIONS);
     const hour = 3600 * 1000;
     const user = await registerAndLogin(t.app);
     let tokens: { access: string; refresh: string } = user;
@@ -220,7 +222,7 @@ describe('access and refresh tokens', () => {
 
   it('ends a session left unused for REFRESH_TOKEN_TTL, its idle limit', async () => {
     await t.close();
-    t = await startTestApp({ ACCESS_TOKEN_TTL: '60', REFRESH_TOKEN_TTL: String(3 * 3600), SESSION_MAX_AGE: String(12 * 3600) });
+    t = await startTestApp(SHORT_SESSIONS);
     const [used, idle] = [await registerAndLogin(t.app), await registerAndLogin(t.app)];
     t.advance(3 * 3600 * 1000 - 1);
     expect((await refresh(used.refresh)).status).toBe(200);
