@@ -83,18 +83,22 @@ export class FailureThrottle {
         for (const [key, rule] of entries) counted.push({ key, rule, ...(await this.add(key, rule, now, judging)) });
         const over = counted.filter(({ rule, failures }) => failures > rule.limit);
         if (over.length === 0) return new CountedAttempt(this, counted, judging);
+        const busyWhenCounted = over.some(({ key }) => this.turns.judging(key) > 0);
         for (const { key, window_start } of counted) {
           await this.uncount(key, window_start);
           if (judging) await this.endJudging(key, window_start);
         }
         const busy = over.find(({ key }) => this.turns.judging(key) > 0);
-        if (!busy || round === MAX_WAITS) {
+        if ((!busy && !busyWhenCounted) || round === MAX_WAITS) {
           const { rule, window_start } = over[0]!;
           throw AppError.tooManyAttempts((window_start + rule.windowSeconds * 1000 - now) / 1000);
         }
-        await this.turns.wait(busy.key);
+        // Those it was over with were judged while it took its count back: their ending woke
+        // nobody, and their counts may be gone. It tries again at once.
+        if (busy) await this.turns.wait(busy.key);
       } catch (error) {
-        // Woken to try again and not going on: whoever waits behind gets the turn.
+        // Tried again and not going on: whoever waits behind gets the turn (one it was not given
+        // only sends a waiter back to wait).
         if (round > 0) for (const [key] of entries) this.turns.passOn(key);
         throw error;
       }
