@@ -5,7 +5,7 @@ import { CHROMIUM_ARGS, TEST_CHROMIUM } from './tests/support/chromium.ts';
 // Integration tests run twice: once on SQLite, once on PostgreSQL (TEST_DATABASE picks). Files
 // share a worker's modules (isolate: false): importing the server afresh for each file took 98 s
 // of the two projects' 369 (16 s shared, 302 s in all; 2026-12-04, a 2-core PVM VM). Every test
-// starts its own app on its own database, and the two files that spy restore after each test.
+// starts its own app on its own database, and the files that spy restore after each test.
 const integration = ['tests/integration/**/*.test.ts', 'tests/crash/**/*.test.ts'];
 
 // Browser code (the web app, the service worker's broker and vault) is tested in real
