@@ -3,9 +3,10 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
-// A code's exchange reads the code, checks it, then uses it and opens the service session in one
-// write that holds only if the code is still unused and its sign-in still open. These hold the
-// exchange between its read and its write while something else happens there.
+// A grant reads its code or refresh token, checks it, then uses it in one write that holds only if
+// it is still unused (and, for a code, its sign-in still open): the service session is opened or
+// its tokens rotated there. These hold a grant between its read and its write while something
+// else happens.
 
 let f: OidcFixture;
 let config: client.Configuration;
@@ -18,17 +19,17 @@ afterEach(async () => {
   await f.close();
 });
 
-/** Holds the next exchange after it has read its code, until `release` is called. */
-function holdAnExchangeAfterItsRead() {
+/** Holds the next grant after it has read its code or refresh token, until `release` is called. */
+function holdAGrantAfterItsRead(read: 'findCodeInContext' | 'findTokenInContext') {
   let [reached, release] = [() => {}, () => {}];
   const [held, gate] = [new Promise<void>((resolve) => (reached = resolve)), new Promise<void>((resolve) => (release = resolve))];
-  const findCodeInContext = ServiceSessionsRepository.prototype.findCodeInContext;
-  vi.spyOn(ServiceSessionsRepository.prototype, 'findCodeInContext').mockImplementation(async function (this: ServiceSessionsRepository, ...args: Parameters<typeof findCodeInContext>) {
-    const code = await findCodeInContext.apply(this, args);
+  const original = ServiceSessionsRepository.prototype[read] as (this: ServiceSessionsRepository, key: string) => Promise<unknown>;
+  vi.spyOn(ServiceSessionsRepository.prototype, read).mockImplementation(async function (this: ServiceSessionsRepository, key: string) {
+    const found = await original.call(this, key);
     vi.restoreAllMocks();
     reached();
     await gate;
-    return code;
+    return found as never;
   });
   return { held, release };
 }
@@ -36,7 +37,7 @@ function holdAnExchangeAfterItsRead() {
 /** A code given by the consent screen to the holder of `token`, and its exchange by the service. */
 async function codeGiven(token?: string) {
   const verifier = client.randomPKCECodeVerifier();
-  const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const url = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid email offline_access', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
   const callback = await f.allow(url, token);
   return () => client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier });
 }
@@ -46,7 +47,7 @@ const userinfoStatus = async (access: string) => (await fetch(`${f.issuer}/api/v
 
 it('an exchange overtaken by another of the same code gets no tokens, and what the other got is revoked', async () => {
   const exchange = await codeGiven();
-  const { held, release } = holdAnExchangeAfterItsRead();
+  const { held, release } = holdAGrantAfterItsRead('findCodeInContext');
   const overtaken = refusal(exchange());
   await held;
   const first = await exchange();
@@ -59,7 +60,7 @@ it('an exchange overtaken by another of the same code gets no tokens, and what t
 it('an exchange whose sign-in ends between its read and its write gets no tokens, and the code is used up', async () => {
   const signIn = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body;
   const exchange = await codeGiven(signIn.access);
-  const { held, release } = holdAnExchangeAfterItsRead();
+  const { held, release } = holdAGrantAfterItsRead('findCodeInContext');
   const exchanged = refusal(exchange());
   await held;
   expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/logout', {}, signIn.refresh)).status).toBe(200);
@@ -67,4 +68,17 @@ it('an exchange whose sign-in ends between its read and its write gets no tokens
   expect(await exchanged).toBe('invalid_grant: The sign-in behind this code has ended');
   expect(await f.t.db.selectFrom('service_sessions').select('id').execute(), 'no session was opened').toEqual([]);
   expect(await refusal(exchange())).toBe('invalid_grant: The code has already been used');
+});
+
+it('a refresh overtaken by another of the same refresh token gets no tokens, and the session is ended: a copy exists', async () => {
+  const refreshToken = (await (await codeGiven())()).refresh_token;
+  expect(refreshToken).toEqual(expect.any(String));
+  const { held, release } = holdAGrantAfterItsRead('findTokenInContext');
+  const overtaken = refusal(client.refreshTokenGrant(config, refreshToken!));
+  await held;
+  const first = await client.refreshTokenGrant(config, refreshToken!);
+  release();
+  expect(await overtaken).toBe('invalid_grant: The refresh token has already been used');
+  expect(await userinfoStatus(first.access_token)).toBe(401);
+  expect(await refusal(client.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant: The refresh token has expired or was revoked');
 });
