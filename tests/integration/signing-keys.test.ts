@@ -151,3 +151,56 @@ it('a rotation that fails midway leaves the old key signing', async () => {
   expect(decodeProtectedHeader(again.body.access).kid).toBe(decodeProtectedHeader(user.access).kid);
   expect(await t.db.selectFrom('signing_keys').select('kid').where('alg', '=', 'ES256').where('retired_at', 'is', null).execute()).toHaveLength(1);
 });
+
+it('each time a key changes hands falls on its millisecond: the reloads, the new key signing, the old one unpublished, and its hints kept', async () => {
+  const start = Date.now();
+  let [now, queries] = [start, 0];
+  const counting: KyselyPlugin = {
+    transformQuery: (args) => {
+      queries += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  const hintsKeptMs = 7 * 24 * 3_600_000;
+  const keys = new SigningKeys(t.db.withPlugin(counting), () => now, hintsKeptMs);
+  await keys.ensure();
+  const oldKid = (await keys.signingKey('ES256')).kid;
+  const reads = async (read: () => Promise<unknown>) => {
+    queries = 0;
+    await read();
+    return queries;
+  };
+  // A minute for known keys and signing, a second for an unknown kid.
+  now = start + 60_000;
+  expect(await reads(() => keys.publishedJwks())).toBe(0);
+  expect(await reads(() => keys.signingKey('ES256'))).toBe(0);
+  expect(await reads(() => keys.verificationKey(oldKid))).toBe(0);
+  now += 1;
+  expect(await reads(() => keys.verificationKey(oldKid))).toBe(1);
+  now += 1_000;
+  expect(await reads(() => keys.verificationKey('made-up'))).toBe(0);
+  now += 1;
+  expect(await reads(() => keys.verificationKey('made-up'))).toBe(1);
+
+  // A key read afresh at each moment (a process started then).
+  const at = (moment: number) => new SigningKeys(t.db, () => moment, hintsKeptMs);
+  const { kid: newKid, signsFrom } = await keys.rotate('ES256', 3600);
+  expect(signsFrom).toBe(now + PUBLISH_AHEAD_MS);
+  // The new key signs from its millisecond, whether the keys were read before it or at it.
+  let moment = signsFrom - 1;
+  const running = new SigningKeys(t.db, () => moment, hintsKeptMs);
+  expect((await running.signingKey('ES256')).kid).toBe(oldKid);
+  moment = signsFrom;
+  expect((await running.signingKey('ES256')).kid).toBe(newKid);
+  expect((await at(signsFrom).signingKey('ES256')).kid).toBe(newKid);
+  const unpublished = signsFrom + 3_600_000;
+  const published = async (moment: number) => (await at(moment).publishedJwks()).map((jwk) => jwk.kid);
+  expect(await published(unpublished - 1)).toContain(oldKid);
+  expect(await published(unpublished)).not.toContain(oldKid);
+  expect(await published(unpublished)).toContain(newKid);
+  // Its ID tokens are still read as hints for hintsKeptMs after, and not in the JWKS.
+  expect(await at(unpublished).verificationKey(oldKid)).toBeUndefined();
+  expect(await at(unpublished + hintsKeptMs - 1).hintKey(oldKid)).toBeDefined();
+  expect(await at(unpublished + hintsKeptMs).hintKey(oldKid)).toBeUndefined();
+});
