@@ -204,3 +204,14 @@ it('each time a key changes hands falls on its millisecond: the reloads, the new
   expect(await at(unpublished + hintsKeptMs - 1).hintKey(oldKid)).toBeDefined();
   expect(await at(unpublished + hintsKeptMs).hintKey(oldKid)).toBeUndefined();
 });
+
+it('replicas starting at once on a database with no keys make one key per algorithm, and all sign with it', async () => {
+  await t.db.deleteFrom('signing_keys').execute();
+  const replicas = Array.from({ length: 3 }, () => new SigningKeys(t.db, () => t.app.services.clock()));
+  await Promise.all(replicas.map((keys) => keys.ensure()));
+  const rows = await t.db.selectFrom('signing_keys').select(['kid', 'alg']).execute();
+  expect(rows.map(({ alg }) => alg).sort()).toEqual(['ES256', 'RS256']);
+  for (const keys of replicas) {
+    for (const { kid, alg } of rows) expect((await keys.signingKey(alg as 'ES256' | 'RS256')).kid).toBe(kid);
+  }
+});
