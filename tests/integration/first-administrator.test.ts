@@ -11,7 +11,7 @@ afterEach(async () => {
 const RACING = 6;
 
 /** Registrations sent at once, each held after its checks until all have made them: the race, every time. */
-async function registerAtOnce() {
+async function registerAtOnce(registration: () => Record<string, unknown> = validRegistration) {
   let reads = 0;
   let allRead: () => void = () => {};
   const barrier = new Promise<void>((resolve) => (allRead = resolve));
@@ -22,7 +22,7 @@ async function registerAtOnce() {
     await barrier;
     return name;
   });
-  const answers = await Promise.all(Array.from({ length: RACING }, () => call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })));
+  const answers = await Promise.all(Array.from({ length: RACING }, () => call(t.app, 'POST', '/api/v1/register', { body: registration() })));
   vi.restoreAllMocks();
   return answers;
 }
@@ -62,4 +62,13 @@ it('makes no one else administrator where one was made before the claim existed'
   await t.db.deleteFrom('first_administrator').execute(); // as an install upgraded with its administrator
   expect((await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })).status).toBe(200);
   expect((await accounts()).filter((user) => user.is_admin === 1)).toHaveLength(1);
+});
+
+it('makes one account of registrations of one email racing past its check; the others are told it is registered', async () => {
+  t = await startTestApp();
+  const email = 'pat@example.com';
+  const answers = await registerAtOnce(() => validRegistration({ email }));
+  expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+  expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body])).toEqual(Array(RACING - 1).fill([409, { error: 'email is already registered' }]));
+  expect(await t.db.selectFrom('users').select('email').execute()).toEqual([{ email }]);
 });
