@@ -310,14 +310,22 @@ describe('userinfo and sign-in freshness', () => {
     expect([preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers'), preflight.headers.get('access-control-allow-methods')]).toEqual(['*', 'Authorization, Content-Type', 'GET, POST']);
   });
 
-  it("userinfo moves the service session's last activity, written in a batch", async () => {
+  it("userinfo moves the service session's last activity, written in a batch, and never back", async () => {
     const issued = await exchange((await code()).body.code);
     const session = () => f.t.db.selectFrom('service_sessions').select(['id', 'last_active']).orderBy('issued_at', 'desc').executeTakeFirstOrThrow();
+    const userinfo = async () => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token}` } })).status;
     const before = await session();
     f.t.advance(5_000);
-    expect((await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token}` } })).status).toBe(200);
+    expect(await userinfo()).toBe(200);
     await f.t.app.services.lastActive.flush();
     expect(await session()).toEqual({ id: before.id, last_active: before.last_active + 5_000 });
+    // A call made before a refresh, written after it: the refresh's later time stays.
+    f.t.advance(5_000);
+    expect(await userinfo()).toBe(200);
+    f.t.advance(5_000);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: issued.body.refresh_token })).status).toBe(200);
+    await f.t.app.services.lastActive.flush();
+    expect(await session()).toEqual({ id: before.id, last_active: before.last_active + 15_000 });
   });
 
   it('max_age: an older sign-in must sign in again (told to the service only with prompt=none)', async () => {
