@@ -46,14 +46,20 @@ it("keeps the failures another replica is still judging when the owner's sign-in
 
 it('lets an attempt past the limit in when the judgement it was over with ends while it takes its count back', async () => {
   // Holds the next taking back until released: the other judgement ends exactly then.
+  /** A moment one side waits for and the other gives. */
+  const signal = () => {
+    let give = () => {};
+    const given = new Promise<void>((resolve) => (give = resolve));
+    return { give, given };
+  };
+  const [judging, hashed, takingBack, released] = [signal(), signal(), signal(), signal()];
   class HeldThrottle extends FailureThrottle {
-    hold: { reached: () => void; released: Promise<void> } | undefined;
+    holding = false;
     override async uncount(key: string, windowStart: number): Promise<void> {
-      const hold = this.hold;
-      this.hold = undefined;
-      if (hold) {
-        hold.reached();
-        await hold.released;
+      if (this.holding) {
+        this.holding = false;
+        takingBack.give();
+        await released.given;
       }
       return super.uncount(key, windowStart);
     }
@@ -61,27 +67,23 @@ it('lets an attempt past the limit in when the judgement it was over with ends w
   const throttle = new HeldThrottle(t.db, () => t.app.services.clock());
   const rule = { limit: 1, windowSeconds: 60 };
   const refusals: string[] = [];
-  let [answer, release, reached] = [() => {}, () => {}, () => {}];
-  const [hashing, released, takingBack] = [new Promise<void>((resolve) => (answer = resolve)), new Promise<void>((resolve) => (release = resolve)), new Promise<void>((resolve) => (reached = resolve))];
 
-  let judging = () => {};
-  const judged = new Promise<void>((resolve) => (judging = resolve));
   const first = throttle.judge([['account', rule]], async (attempt) => {
-    judging();
-    await hashing;
+    judging.give();
+    await hashed.given;
     await attempt.succeed(['account']);
     return 'first';
   }, () => refusals.push('first'));
-  await judged;
-  throttle.hold = { reached, released };
+  await judging.given;
+  throttle.holding = true;
   const second = throttle.judge([['account', rule]], async (attempt) => {
     await attempt.succeed(['account']);
     return 'second';
   }, () => refusals.push('second'));
-  await takingBack;
-  answer();
+  await takingBack.given;
+  hashed.give();
   expect(await first).toBe('first');
-  release();
+  released.give();
   expect(await second, 'the first was taken back: nothing stands in the way').toBe('second');
   expect(refusals).toEqual([]);
   expect(await t.db.selectFrom('throttle').selectAll().where('key', '=', 'account').execute()).toEqual([]);

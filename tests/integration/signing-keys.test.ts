@@ -14,6 +14,20 @@ afterEach(async () => t.close());
 
 const jwks = async () => ((await call(t.app, 'GET', '/.well-known/jwks.json')).body.keys as Array<{ kid: string; alg: string }>).map((k) => k.kid);
 
+/** The test database with a count of the queries run through it, to be read and reset. */
+function countingQueries() {
+  const counter = { queries: 0, db: t.db };
+  const counting: KyselyPlugin = {
+    transformQuery: (args) => {
+      counter.queries += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  counter.db = t.db.withPlugin(counting);
+  return counter;
+}
+
 it('rotation publishes a new key first, signs with it once every cached key set has it, and keeps old keys until they expire', async () => {
   let now = Date.now();
   // A second replica on the same database.
@@ -101,23 +115,16 @@ it('replaced at once by the command line after the running server\'s clock was s
 
 it('reloads keys for an unknown kid at most once a second, so made-up kids cannot drive database reads', async () => {
   let now = Date.now();
-  let queries = 0;
-  const counting: KyselyPlugin = {
-    transformQuery: (args) => {
-      queries += 1;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  const keys = new SigningKeys(t.db.withPlugin(counting), () => now);
+  const counted = countingQueries();
+  const keys = new SigningKeys(counted.db, () => now);
   await keys.ensure();
-  queries = 0;
+  counted.queries = 0;
   now += 1_500;
   for (let i = 0; i < 20; i++) expect(await keys.verificationKey(`made-up-${i}`)).toBeUndefined();
-  expect(queries).toBe(1);
+  expect(counted.queries).toBe(1);
   now += 1_500;
   await keys.verificationKey('made-up-again');
-  expect(queries).toBe(2);
+  expect(counted.queries).toBe(2);
 });
 
 it('rotated twice within the lead, each key signs only once it has been published PUBLISH_AHEAD_MS', async () => {
@@ -154,22 +161,16 @@ it('a rotation that fails midway leaves the old key signing', async () => {
 
 it('each time a key changes hands falls on its millisecond: the reloads, the new key signing, the old one unpublished, and its hints kept', async () => {
   const start = Date.now();
-  let [now, queries] = [start, 0];
-  const counting: KyselyPlugin = {
-    transformQuery: (args) => {
-      queries += 1;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
+  let now = start;
+  const counted = countingQueries();
   const hintsKeptMs = 7 * 24 * 3_600_000;
-  const keys = new SigningKeys(t.db.withPlugin(counting), () => now, hintsKeptMs);
+  const keys = new SigningKeys(counted.db, () => now, hintsKeptMs);
   await keys.ensure();
   const oldKid = (await keys.signingKey('ES256')).kid;
   const reads = async (read: () => Promise<unknown>) => {
-    queries = 0;
+    counted.queries = 0;
     await read();
-    return queries;
+    return counted.queries;
   };
   // A minute for known keys and signing, a second for an unknown kid.
   now = start + 60_000;
