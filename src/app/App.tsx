@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { RouterProvider } from '@tanstack/react-router';
+import { RouterProvider, type RouterHistory } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { subscribe } from 'valtio';
 import { errorMessage } from '../api/errors';
@@ -18,18 +18,25 @@ const guardKey = (session: AppSession) => {
   return JSON.stringify([activeAccount?.accountId, signInRequired, accounts.length, profile]);
 };
 
-function RoutedApp({ session }: { session: AppSession }) {
-  const router = useMemo(() => createAppRouter(session), [session]);
+/** The app's routes for the session. `history` is the browser's own unless a test gives one. */
+export function RoutedApp({ session, history }: { session: AppSession; history?: RouterHistory }) {
+  // The router's first load reads the session in a layout effect of this render; the subscription
+  // below starts in a passive effect, a task later. A broker event in between (an account signed
+  // out while the page starts) changes what the guards read, so it is compared with the render's.
+  const { router, keyAtRender } = useMemo(() => ({ router: createAppRouter(session, history), keyAtRender: guardKey(session) }), [session, history]);
   useEffect(() => {
-    let last = guardKey(session);
-    return subscribe(session.state, () => {
+    let last = keyAtRender;
+    const followSession = () => {
       const next = guardKey(session);
       if (next !== last) {
         last = next;
         void router.invalidate();
       }
-    });
-  }, [router, session]);
+    };
+    const unsubscribe = subscribe(session.state, followSession);
+    followSession();
+    return unsubscribe;
+  }, [router, session, keyAtRender]);
   return (
     <SessionContext.Provider value={session}>
       <RouterProvider router={router} />

@@ -1,5 +1,5 @@
 import { AUDIT_EVENT_GROUP_NAMES } from '../../contract/audit';
-import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect, type RouterHistory } from '@tanstack/react-router';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { RegisterPage } from '../features/auth/RegisterPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
@@ -158,9 +158,10 @@ const routeTree = rootRoute.addChildren([
   signedIn.addChildren([verifyRoute.addChildren([verifyWelcomeRoute, verifyEmailRoute, verifyOtpRoute, verifyAvatarRoute, verifyReviewRoute]), verified.addChildren([homeRoute, personalInfoRoute, notAllowedRoute, adminRoute.addChildren([adminIndexRoute, ...adminScreens])])]),
 ]);
 
-export function createAppRouter(session: AppSession) {
+export function createAppRouter(session: AppSession, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    history,
     context: { session },
     defaultPreload: false,
     scrollRestoration: true,
