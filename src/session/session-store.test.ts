@@ -204,4 +204,30 @@ describe('other tabs', () => {
     expect(session.state.activeAccount?.accountId).toBe('b');
     expect(session.state.profile).toBeNull();
   });
+
+  it('says the server signed the account out, though a refused call took the account from this page before the broker\'s event came', async () => {
+    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    await session.loadAccounts();
+    // What the broker does when the server refuses Ada's refresh, before it announces it.
+    await vault.delete('a');
+    await vault.setSetting(SELECTED_KEY, null);
+    const fetchShown = fetchAsShown(session, (input, init) => broker.fetchWithToken(new Request(input, init)));
+    expect((await fetchShown('/api/v1/auth/profile')).status).toBe(409);
+    expect(session.state).toMatchObject({ activeAccount: null, endedSession: null });
+
+    await session.onBrokerEvent({ type: 'signed-out', accountId: 'a', snapshot: await broker.snapshot() });
+    expect(session.state.endedSession).toEqual({ email: 'a@example.com' });
+    // Bob, never shown here, ended too: nothing more to say.
+    await vault.delete('b');
+    await session.onBrokerEvent({ type: 'signed-out', accountId: 'b', snapshot: await broker.snapshot() });
+    expect(session.state.endedSession).toEqual({ email: 'a@example.com' });
+  });
+
+  it('says nothing of an account signed out here by hand when a refused refresh of it is announced', async () => {
+    const session = await setUp([account('a', 'Ada')], 'a');
+    await session.loadAccounts();
+    await session.signOut();
+    await session.onBrokerEvent({ type: 'signed-out', accountId: 'a', snapshot: await broker.snapshot() });
+    expect(session.state.endedSession).toBeNull();
+  });
 });

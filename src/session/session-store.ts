@@ -33,12 +33,22 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     endedSession: null,
   });
 
+  /**
+   * The account this page showed until it went from the device under it, until another is shown.
+   * A call refused for it can bring that news before the broker's event saying the server ended
+   * it: the event still names the account this page showed.
+   */
+  let vanished: { accountId: string; email: string } | null = null;
+
   /** Applies the broker's account set and selection, following the spec's loading rules. */
   async function apply(snapshot: BrokerSnapshot): Promise<void> {
-    const previous = state.activeAccount?.accountId ?? null;
+    const shown = state.activeAccount;
+    const previous = shown?.accountId ?? null;
     state.accounts = snapshot.accounts;
     const selected = snapshot.accounts.find((account) => account.accountId === snapshot.selectedId) ?? null;
     if (snapshot.selectedId !== null && !selected) await broker.api.select(null);
+    if (selected) vanished = null;
+    else if (shown && !snapshot.accounts.some((account) => account.accountId === shown.accountId)) vanished = { accountId: shown.accountId, email: shown.email };
     state.activeAccount = selected;
     state.signInRequired = selected === null;
     if (selected) state.endedSession = null; // someone is signed in again, here or in another tab
@@ -74,6 +84,7 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
     const shown = state.activeAccount;
     if (shown) await broker.api.signOut(shown.accountId);
     await loadAccounts();
+    vanished = null; // signed out here, by hand: no message says why
     state.activeAccount = null;
     state.profile = null;
     state.signInRequired = true;
@@ -139,7 +150,8 @@ export function createSession(broker: Pick<BrokerConnection, 'api' | 'fetch'>) {
   /** Another tab (or the broker itself) changed the accounts: follow it. */
   async function onBrokerEvent(event: BrokerEvent): Promise<void> {
     // Sign In then says why the account is gone, and for which address (a revoked or expired session).
-    if (event.type === 'signed-out' && event.accountId === state.activeAccount?.accountId) state.endedSession = { email: state.activeAccount.email };
+    const shown = state.activeAccount ?? vanished;
+    if (event.type === 'signed-out' && event.accountId === shown?.accountId) state.endedSession = { email: shown.email };
     await apply(event.snapshot);
   }
 
