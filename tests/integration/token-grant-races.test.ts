@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
+import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 // A grant reads its code or refresh token, checks it, then uses it in one write that holds only if
@@ -20,19 +21,7 @@ afterEach(async () => {
 });
 
 /** Holds the next grant after it has read its code or refresh token, until `release` is called. */
-function holdAGrantAfterItsRead(read: 'findCodeInContext' | 'findTokenInContext') {
-  let [reached, release] = [() => {}, () => {}];
-  const [held, gate] = [new Promise<void>((resolve) => (reached = resolve)), new Promise<void>((resolve) => (release = resolve))];
-  const original = ServiceSessionsRepository.prototype[read] as (this: ServiceSessionsRepository, key: string) => Promise<unknown>;
-  vi.spyOn(ServiceSessionsRepository.prototype, read).mockImplementation(async function (this: ServiceSessionsRepository, key: string) {
-    const found = await original.call(this, key);
-    vi.restoreAllMocks();
-    reached();
-    await gate;
-    return found as never;
-  });
-  return { held, release };
-}
+const holdAGrantAfterItsRead = (read: 'findCodeInContext' | 'findTokenInContext') => holdTheNextCallAfterItsAnswer(ServiceSessionsRepository.prototype, read);
 
 /** A code given by the consent screen to the holder of `token`, and its exchange by the service. */
 async function codeGiven(token?: string) {
