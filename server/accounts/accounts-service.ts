@@ -50,7 +50,7 @@ export class AccountsService {
    * answers taken back, so successful sign-ups are never slowed. Past the limit every registration
    * from there is refused for a while: refusing only taken emails would still tell them apart.
    */
-  async signUp(input: Registration, ip: string | undefined): Promise<{ id: string; isAdmin: boolean }> {
+  async signUp(input: Registration, ip: string | undefined): Promise<{ id: string }> {
     const keys: Array<[string, ThrottleRule]> = [[`register:address:${addressBlock(ip)}`, REGISTER_THROTTLE]];
     const throttled = () => logRefusedAttempt(this.options.log, { attempt: 'registration', reason: 'throttled', ip });
     return this.throttle.judge(
@@ -73,7 +73,7 @@ export class AccountsService {
    * Creates an account, with the username given or else one made from the email. While no
    * administrator exists, the new account becomes one; of registrations at once, only one does.
    */
-  async register(input: Registration & { username?: string }, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string; isAdmin: boolean }> {
+  async register(input: Registration & { username?: string }, as: { admin?: boolean; bypassClosedRegistration?: boolean } = {}): Promise<{ id: string }> {
     const closed = this.options.registration === 'closed' && !as.bypassClosedRegistration;
     // Refused before the password is hashed; decided again as the account is written (a race to be first).
     if (closed && (await this.users.adminExists())) throw AppError.registrationClosed();
@@ -113,7 +113,7 @@ export class AccountsService {
       }
     }
     if (firstAdmin && !as.admin) this.options.log.info({ userId: id }, 'no administrator existed: the new account is the administrator');
-    return { id, isAdmin: as.admin === true || firstAdmin };
+    return { id };
   }
 
   /**

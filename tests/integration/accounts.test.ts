@@ -118,6 +118,23 @@ describe('registration', () => {
     expect(usernames.map(({ username }) => username).sort()).toEqual(['kim', 'kim-2', 'kim-3']);
   });
 
+  it('gives up, saying the username is taken, after five made-up usernames each taken by a registration alike between reading and writing', async () => {
+    const { db, sessions, throttle, notify, authenticatorApps, clock } = t.app.services;
+    let reads = 0;
+    class AlwaysOvertaken extends UsersRepository {
+      override async freeUsername(email: string) {
+        const name = await super.freeUsername(email);
+        reads++;
+        await t.app.services.accounts.register({ ...validRegistration(), username: name });
+        return name;
+      }
+    }
+    const accounts = new AccountsService(new AlwaysOvertaken(db), sessions, new ServiceSessionsRepository(db), throttle, authenticatorApps, t.app.services.signIn, { registration: 'open', log: t.app.log, notify }, clock);
+    await expect(accounts.register({ full_name: 'Lee', email: 'lee@one.io', password: 'Lee-the-first1' })).rejects.toThrow('username is already taken');
+    expect(reads).toBe(5);
+    expect(await db.selectFrom('users').select('id').where('email', '=', 'lee@one.io').execute()).toEqual([]);
+  });
+
   it('says registration is open when it is', async () => {
     await registerAndLogin(t.app);
     expect((await call(t.app, 'GET', '/api/v1/register')).body).toEqual({ open: true });

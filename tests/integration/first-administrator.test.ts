@@ -50,9 +50,9 @@ it('with registration closed, gives the racers that lose the usual refusal and n
 it('takes an administrator made on the command line as the first one, and makes more there', async () => {
   t = await startTestApp({ REGISTRATION: 'closed' });
   const cli = { admin: true, bypassClosedRegistration: true };
-  expect(await t.app.services.accounts.register(validRegistration(), cli)).toMatchObject({ isAdmin: true });
+  await t.app.services.accounts.register(validRegistration(), cli);
   expect((await call(t.app, 'POST', '/api/v1/register', { body: validRegistration() })).status).toBe(403);
-  expect(await t.app.services.accounts.register(validRegistration(), cli)).toMatchObject({ isAdmin: true });
+  await t.app.services.accounts.register(validRegistration(), cli);
   expect((await accounts()).map((user) => user.is_admin)).toEqual([1, 1]);
 });
 

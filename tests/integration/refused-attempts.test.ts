@@ -5,10 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
+import { REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
 import { LOGIN_THROTTLE, SECOND_STEP_THROTTLE } from '../../server/accounts/sign-in';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 
 // The filter README's "Banning addresses that guess" tells people to install.
 const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
@@ -212,4 +213,16 @@ it("loads the README's jail in fail2ban with the filter we ship, each setting as
   );
   // The ports the firewall closes: exactly those, nothing of a comment after them.
   expect(dump).toContain("['port', 'http,https']");
+});
+
+it('logs registrations refused to an address that kept trying taken emails, and fail2ban reads it; the taken emails themselves are not refusals', async () => {
+  const taken = await registerAndLogin(t.app);
+  const register = (email?: string) => call(t.app, 'POST', '/api/v1/register', { body: validRegistration(email ? { email } : {}), headers: from('203.0.113.9') });
+  for (let i = 0; i < REGISTER_THROTTLE.limit; i++) expect((await register(taken.email)).status).toBe(409);
+  expect(refusals()).toEqual([]);
+  expect((await register()).status).toBe(429);
+
+  expect(refusals().map(({ attempt, reason, ip }) => ({ attempt, reason, ip }))).toEqual([{ attempt: 'registration', reason: 'throttled', ip: '203.0.113.9' }]);
+  expect(lines.join('')).not.toContain(taken.email);
+  expect(await fail2banAddresses()).toEqual(['203.0.113.9']);
 });

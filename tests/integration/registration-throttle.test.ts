@@ -40,3 +40,15 @@ it('never counts registrations that succeed, one after another or all at once, a
   expect((await register(from, TAKEN)).status).toBe(409);
   expect((await register(from, TAKEN)).status).toBe(429);
 });
+
+it('counts only the answers that an email is taken: registrations refused for a common password are not held against the address', async () => {
+  const from = '198.51.100.10';
+  for (let i = 0; i < REGISTER_THROTTLE.limit + 2; i++) {
+    const weak = await register(from, { password: 'Password1' });
+    expect([weak.status, weak.body.field]).toEqual([400, 'password']);
+  }
+  expect((await register(from)).status).toBe(200);
+  expect((await register('192.0.2.1', TAKEN)).status).toBe(200);
+  for (let i = 0; i < REGISTER_THROTTLE.limit; i++) expect((await register(from, TAKEN)).status).toBe(409);
+  expect((await register(from)).status).toBe(429);
+});

@@ -271,6 +271,7 @@ describe('completing verification', () => {
     await confirm(user.access, codeIn(mailTo(user.email).raw));
     const done = await call(t.app, 'POST', '/api/v1/auth/verify', { token: user.access });
     expect(done.status).toBe(200);
+    expect(done.body, 'the answer is the status now, which the page shows').toMatchObject({ email_verified: true, avatar_verified: true, verified: true });
     expect(await profile(user.access)).toMatchObject({ email_verified: true, avatar_verified: true, verified: true });
   });
 
