@@ -43,10 +43,9 @@ export class ServiceSessionsRepository {
     return firstRow(await codeInContext(this.db, { codeHash }));
   }
 
-  /** Marks a code used; false when it already was (a replay, or a concurrent exchange). */
-  async useCode(codeHash: string, now: number): Promise<boolean> {
-    const result = await this.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', codeHash).where('used_at', 'is', null).executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+  /** Marks a code used, unless it already was (a replay, or a concurrent exchange). */
+  async useCode(codeHash: string, now: number): Promise<void> {
+    await this.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', codeHash).where('used_at', 'is', null).execute();
   }
 
   /**
