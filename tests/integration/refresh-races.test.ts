@@ -19,7 +19,15 @@ afterEach(async () => {
 
 const refresh = (token: string) => call(t.app, 'POST', '/api/v1/auth/refresh', { token, body: {} });
 const profileStatus = async (token: string) => (await call(t.app, 'GET', '/api/v1/auth/profile', { token })).status;
-const holdARefreshAfterItsRead = () => holdTheNextCallAfterItsAnswer(UserSessionsRepository.prototype, 'findTokenInSession');
+/** The answer to a refresh of `token` held between its read and its write while `meanwhile` runs. */
+async function refreshHeldWhile(token: string, meanwhile: () => Promise<void>) {
+  const { held, release } = holdTheNextCallAfterItsAnswer(UserSessionsRepository.prototype, 'findTokenInSession');
+  const answer = refresh(token);
+  await held;
+  await meanwhile();
+  release();
+  return answer;
+}
 const sessionOf = (access: string) => t.db.selectFrom('user_sessions').selectAll().where('id', '=', decodeJwt(access).sid as string).executeTakeFirstOrThrow();
 const liveTokensOf = async (access: string) => t.db.selectFrom('refresh_tokens').select('token_key').where('session_id', '=', (await sessionOf(access)).id).where('rotated_at', 'is', null).execute();
 const reusesReported = () => t.db.selectFrom('audit_events').select('kind').where('kind', '=', 'token-reused').execute();
@@ -43,13 +51,11 @@ const endings: Array<[string, (device: Device) => Promise<void>]> = [
 it.each(endings)('a refresh whose session is %s between its read and its write gets no tokens, and no copy is reported', async (_, end) => {
   const device = await registerAndLogin(t.app);
   const before = await sessionOf(device.access);
-  const { held, release } = holdARefreshAfterItsRead();
-  const refreshed = refresh(device.refresh);
-  await held;
-  t.advance(1_000);
-  await end(device);
-  release();
-  expect((await refreshed).status).toBe(401);
+  const refreshed = await refreshHeldWhile(device.refresh, async () => {
+    t.advance(1_000);
+    await end(device);
+  });
+  expect(refreshed.status).toBe(401);
   expect(await liveTokensOf(device.access), 'no token was stored for the ended session').toEqual([]);
   const after = await sessionOf(device.access);
   expect(after.revoked_at).not.toBeNull();
@@ -59,14 +65,13 @@ it.each(endings)('a refresh whose session is %s between its read and its write g
 
 it('a refresh held past the grace window while its token was refreshed meanwhile is a copy: the session ends, and it is reported', async () => {
   const device = await registerAndLogin(t.app);
-  const { held, release } = holdARefreshAfterItsRead();
-  const late = refresh(device.refresh);
-  await held;
-  t.advance(11_000);
-  const first = await refresh(device.refresh);
-  expect(first.status).toBe(200);
-  release();
-  expect((await late).status).toBe(401);
+  let first!: Awaited<ReturnType<typeof refresh>>;
+  const late = await refreshHeldWhile(device.refresh, async () => {
+    t.advance(11_000);
+    first = await refresh(device.refresh);
+    expect(first.status).toBe(200);
+  });
+  expect(late.status).toBe(401);
   expect((await sessionOf(device.access)).revoked_at).not.toBeNull();
   expect(await profileStatus(first.body.access)).toBe(401);
   expect((await refresh(first.body.refresh)).status).toBe(401);
@@ -75,14 +80,10 @@ it('a refresh held past the grace window while its token was refreshed meanwhile
 
 it('a refresh held within the grace window while its token was refreshed meanwhile takes the place of that answer, as a retry of a lost one', async () => {
   const device = await registerAndLogin(t.app);
-  const { held, release } = holdARefreshAfterItsRead();
-  const retry = refresh(device.refresh);
-  await held;
-  t.advance(2_000);
-  const overtaking = await refresh(device.refresh);
-  expect(overtaking.status).toBe(200);
-  release();
-  const answer = await retry;
+  const answer = await refreshHeldWhile(device.refresh, async () => {
+    t.advance(2_000);
+    expect((await refresh(device.refresh)).status).toBe(200);
+  });
   expect(answer.status).toBe(200);
   expect(await liveTokensOf(device.access), "one live token: the held refresh's").toEqual([{ token_key: answer.body.refresh.split('.')[0] }]);
   expect(await profileStatus(answer.body.access)).toBe(200);
@@ -92,14 +93,12 @@ it('a refresh held within the grace window while its token was refreshed meanwhi
 
 it('a refresh held while its successor was already used is a copy, within the grace window too', async () => {
   const device = await registerAndLogin(t.app);
-  const { held, release } = holdARefreshAfterItsRead();
-  const late = refresh(device.refresh);
-  await held;
-  const second = await refresh(device.refresh);
-  const third = await refresh(second.body.refresh);
-  expect(third.status).toBe(200);
-  release();
-  expect((await late).status).toBe(401);
+  let third!: Awaited<ReturnType<typeof refresh>>;
+  const late = await refreshHeldWhile(device.refresh, async () => {
+    third = await refresh((await refresh(device.refresh)).body.refresh);
+    expect(third.status).toBe(200);
+  });
+  expect(late.status).toBe(401);
   expect(await profileStatus(third.body.access)).toBe(401);
   expect(await reusesReported()).toEqual([{ kind: 'token-reused' }]);
 });
