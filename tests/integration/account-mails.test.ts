@@ -8,7 +8,7 @@ import { totpCode, totpStep } from '../../server/two-step/totp';
 import { resetLinkFor } from '../e2e/support/api';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { startSmtpSink } from '../support/smtp-sink';
-import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -315,6 +315,18 @@ describe('the owner is mailed when their account signs in from a new device (ASV
     expect((await signIn(user, iphone)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(subjectsTo(user.email)).toHaveLength(1);
+  });
+
+  it('nor for the first sign-in of an account whose address was proved before it ever signed in', async () => {
+    const person = validRegistration();
+    const registered = await call(t.app, 'POST', '/api/v1/register', { body: person });
+    await proveEmail(t.db, registered.body.id);
+    expect((await signIn(person, FIREFOX)).status).toBe(200);
+    expect((await signIn(person, 'curl/8.5')).status).toBe(200);
+    await expect.poll(() => subjectsTo(person.email)).toContain('New sign-in to your Home Guard account');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(subjectsTo(person.email), 'the second sign-in, from another device, only').toHaveLength(1);
+    expect(textsTo(person.email)[0]).not.toContain('Firefox');
   });
 
   it('mails no address its owner has not proved: anyone may register with someone else\'s', async () => {

@@ -232,11 +232,19 @@ describe('access and refresh tokens', () => {
 
   it('refuses the refresh of a session past a SESSION_MAX_AGE lowered since, instead of handing out tokens that cannot work', async () => {
     const user = await registerAndLogin(t.app);
-    const now = Date.now() + 2 * 3600 * 1000;
-    const restarted = await buildApp(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: t.database.dataDir, SESSION_MAX_AGE: '3600' }), { db: t.db, clock: () => now, logger: false });
-    const refused = await call(restarted, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
-    expect(refused.status).toBe(401);
-    await restarted.close();
+    const { issued_at } = await t.db.selectFrom('user_sessions').select('issued_at').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const end = issued_at + 3600 * 1000;
+    /** The answer to a refresh of the sign-in's token by the server restarted with an hour's SESSION_MAX_AGE, its clock at `now`. */
+    const refreshRestartedAt = async (now: number) => {
+      const restarted = await buildApp(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: t.database.dataDir, SESSION_MAX_AGE: '3600' }), { db: t.db, clock: () => now, logger: false });
+      const answer = await call(restarted, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
+      await restarted.close();
+      return answer;
+    };
+    expect((await refreshRestartedAt(end + 3600 * 1000)).status).toBe(401);
+    expect((await refreshRestartedAt(end)).status, 'at the millisecond the lowered maximum ends it').toBe(401);
+    // Refused, the token stays unused: a millisecond earlier it is still taken.
+    expect((await refreshRestartedAt(end - 1)).status).toBe(200);
   });
 
   it('refuses a token of a deleted user', async () => {
