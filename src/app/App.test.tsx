@@ -1,41 +1,21 @@
 import { MantineProvider } from '@mantine/core';
 import { createMemoryHistory } from '@tanstack/react-router';
-import { deleteDB } from 'idb';
 import { useEffect } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Broker } from '../../sw/broker/broker';
-import { deriveVaultKey } from '../../sw/vault/crypto';
-import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME } from '../../sw/vault/vault';
+import { afterEach, expect, it } from 'vitest';
+import { deviceWithAccounts, savedAccount } from '../../sw/broker/device-with-accounts';
 import { createSession, type Session } from '../session/session-store';
 import type { AppSession } from '../session/start-session';
 import { RoutedApp } from './App';
 
-// The real broker and vault run in this page, as they do where no service worker is active.
-const traits = { userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' };
-const farFuture = 4102444800;
 let root: Root | undefined;
-let broker: Broker | undefined;
-
-beforeEach(() => deleteDB(VAULT_NAME));
-afterEach(() => {
-  root?.unmount();
-  void broker?.close();
-});
+afterEach(() => root?.unmount());
 
 /** Ada signed in on this device; the server's answers to the profile wait until `answer` is called. */
 async function signedInDevice() {
-  broker = new Broker(location.origin);
-  await broker.init(traits);
-  const db = await Vault.openDatabase();
-  const vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
-  const access = `e30.${btoa(JSON.stringify({ sub: 'ada', exp: farFuture }))}.sig`;
-  await vault.put({ accountId: 'ada', label: 'Ada', email: 'ada@example.com', profilePicture: null, access, refresh: 'refresh-ada', updatedAt: new Date().toISOString() });
-  await vault.setSetting(SELECTED_KEY, 'ada');
-  vault.close();
+  const { broker: api } = await deviceWithAccounts([savedAccount('ada', 'Ada')], 'ada');
   let answer!: (response: Response) => void;
   const answered = new Promise<Response>((resolve) => (answer = resolve));
-  const api = broker;
   const session = createSession({ api, fetch: () => answered });
   await session.loadAccounts();
   const connection = { mode: 'page' as const, api, fetch: () => answered, subscribe: () => () => undefined };

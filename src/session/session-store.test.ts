@@ -1,45 +1,19 @@
-import { deleteDB } from 'idb';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BROKER_CHANNEL, type BrokerEvent } from '../../contract/broker';
 import { Broker } from '../../sw/broker/broker';
-import { deriveVaultKey } from '../../sw/vault/crypto';
-import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME, type VaultAccount } from '../../sw/vault/vault';
+import { deviceWithAccounts, savedAccount, TEST_DEVICE_TRAITS } from '../../sw/broker/device-with-accounts';
+import { SELECTED_KEY, type Vault, type VaultAccount } from '../../sw/vault/vault';
 import { createSession, fetchAsShown } from './session-store';
-
-// The real broker and vault run in this page, as they do where no service worker is active.
-const traits = { userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' };
-const farFuture = 4102444800;
-const jwt = (sub: string) => `e30.${btoa(JSON.stringify({ sub, exp: farFuture }))}.sig`;
-const account = (id: string, label: string): VaultAccount => ({
-  accountId: id,
-  label,
-  email: `${id}@example.com`,
-  profilePicture: null,
-  access: jwt(id),
-  refresh: `refresh-${id}`,
-  updatedAt: new Date().toISOString(),
-});
 
 let vault: Vault;
 let broker: Broker;
 const cleanups: Array<() => void> = [];
 
 async function setUp(accounts: VaultAccount[], selected: string | null, fetch?: (input: string) => Promise<Response>) {
-  broker = new Broker(location.origin);
-  const own = broker;
-  cleanups.push(() => void own.close());
-  await broker.init(traits);
-  const db = await Vault.openDatabase();
-  vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
-  cleanups.push(() => vault.close());
-  for (const a of accounts) await vault.put(a);
-  await vault.setSetting(SELECTED_KEY, selected);
+  ({ broker, vault } = await deviceWithAccounts(accounts, selected));
   return createSession({ api: broker, fetch: fetch ?? ((input, init) => broker.fetchWithToken(new Request(input, init))) });
 }
 
-beforeEach(async () => {
-  await deleteDB(VAULT_NAME);
-});
 afterEach(() => {
   vi.restoreAllMocks();
   cleanups.splice(0).forEach((cleanup) => cleanup());
@@ -55,7 +29,7 @@ describe('loading accounts', () => {
   });
 
   it('requires sign-in when accounts exist but none is selected', async () => {
-    const session = await setUp([account('a', 'Ada')], null);
+    const session = await setUp([savedAccount('a', 'Ada')], null);
     await session.loadAccounts();
     expect(session.state.accounts).toHaveLength(1);
     expect(session.state.signInRequired).toBe(true);
@@ -63,24 +37,24 @@ describe('loading accounts', () => {
   });
 
   it('clears a selection that names no stored account, and requires sign-in', async () => {
-    const session = await setUp([account('a', 'Ada')], 'gone');
+    const session = await setUp([savedAccount('a', 'Ada')], 'gone');
     await session.loadAccounts();
     expect(session.state.signInRequired).toBe(true);
     expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
   });
 
   it('makes the selected account active', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'b');
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'b');
     await session.loadAccounts();
     expect(session.state.activeAccount?.accountId).toBe('b');
     expect(session.state.signInRequired).toBe(false);
-    expect(JSON.stringify(session.state)).not.toContain('refresh-b');
+    expect(JSON.stringify(session.state)).not.toContain('refresh-of-b');
   });
 });
 
 describe('switching and signing out', () => {
   it('switching stores the id and clears sign-in-required', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], null);
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], null);
     await session.loadAccounts();
     await session.switchAccount('a');
     expect(await vault.getSetting(SELECTED_KEY)).toBe('a');
@@ -89,7 +63,7 @@ describe('switching and signing out', () => {
   });
 
   it('sign-out deletes only the active account and requires sign-in', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'a');
     await session.loadAccounts();
     await session.signOut();
     expect(session.state.activeAccount).toBeNull();
@@ -100,7 +74,7 @@ describe('switching and signing out', () => {
   });
 
   it('signs out the account this page shows, not one another tab switched to that it has not heard of', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'a');
     await session.loadAccounts();
     await vault.setSetting(SELECTED_KEY, 'b'); // another tab's switch, not told here yet
     await session.signOut();
@@ -112,7 +86,7 @@ describe('switching and signing out', () => {
 
 describe('authenticating', () => {
   it('only logs a failure, and ends with authenticating=false and hasAuthenticated=true', async () => {
-    const session = await setUp([account('a', 'Ada')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada')], 'a');
     await session.loadAccounts();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const running = session.authenticate();
@@ -134,7 +108,7 @@ function heldProfiles() {
 describe('loading the profile again', () => {
   it('after a failed load, loads it when asked, and only then', async () => {
     const held = heldProfiles();
-    const session = await setUp([account('a', 'Ada')], 'a', held.fetch);
+    const session = await setUp([savedAccount('a', 'Ada')], 'a', held.fetch);
     await session.loadAccounts();
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const first = session.ensureAuthenticated();
@@ -157,7 +131,7 @@ describe('loading the profile again', () => {
 
   it('a load still running for the account switched away from neither ends nor fills the new account\'s', async () => {
     const held = heldProfiles();
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a', held.fetch);
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'a', held.fetch);
     await session.loadAccounts();
     const forA = session.ensureAuthenticated();
     await vi.waitFor(() => expect(held.asked).toHaveLength(1));
@@ -176,7 +150,7 @@ describe('loading the profile again', () => {
 
 describe('other tabs', () => {
   it('follows a selection made in another tab', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'a');
     await session.loadAccounts();
     const channel = new BroadcastChannel(BROKER_CHANNEL);
     cleanups.push(() => channel.close());
@@ -188,14 +162,14 @@ describe('other tabs', () => {
     });
     const otherTab = new Broker(location.origin);
     cleanups.push(() => void otherTab.close());
-    await otherTab.init(traits);
+    await otherTab.init(TEST_DEVICE_TRAITS);
     await otherTab.select('b');
     await received;
     expect(session.state.activeAccount?.accountId).toBe('b');
   });
 
   it('a call refused because another tab switched, unheard of here, brings the switch to this page', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'a');
     await session.loadAccounts();
     await vault.setSetting(SELECTED_KEY, 'b'); // another tab's switch, its announcement lost
     const fetchShown = fetchAsShown(session, (input, init) => broker.fetchWithToken(new Request(input, init)));
@@ -206,7 +180,7 @@ describe('other tabs', () => {
   });
 
   it('says the server signed the account out, though a refused call took the account from this page before the broker\'s event came', async () => {
-    const session = await setUp([account('a', 'Ada'), account('b', 'Bob')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada'), savedAccount('b', 'Bob')], 'a');
     await session.loadAccounts();
     // What the broker does when the server refuses Ada's refresh, before it announces it.
     await vault.delete('a');
@@ -224,7 +198,7 @@ describe('other tabs', () => {
   });
 
   it('says nothing of an account signed out here by hand when a refused refresh of it is announced', async () => {
-    const session = await setUp([account('a', 'Ada')], 'a');
+    const session = await setUp([savedAccount('a', 'Ada')], 'a');
     await session.loadAccounts();
     await session.signOut();
     await session.onBrokerEvent({ type: 'signed-out', accountId: 'a', snapshot: await broker.snapshot() });

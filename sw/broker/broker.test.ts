@@ -1,9 +1,9 @@
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_HEADER } from '../../contract/broker';
-import { deriveVaultKey } from '../vault/crypto';
-import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME, type VaultAccount } from '../vault/vault';
+import { SELECTED_KEY, VAULT_NAME, type Vault } from '../vault/vault';
 import { Broker, isBrokeredRequest } from './broker';
+import { deviceWithAccounts, savedAccount, TEST_DEVICE_TRAITS } from './device-with-accounts';
 
 const origin = 'https://id.example';
 const brokered = (path: string, init?: RequestInit, base = origin) => isBrokeredRequest(new Request(`${base}${path}`, init), origin);
@@ -27,38 +27,14 @@ describe('isBrokeredRequest', () => {
   });
 });
 
-const account = (id: string, exp = 4102444800): VaultAccount => ({
-  accountId: id,
-  label: id,
-  email: `${id}@example.com`,
-  profilePicture: null,
-  access: `header.${btoa(JSON.stringify({ sub: id, exp }))}.signature`,
-  refresh: `refresh-of-${id}`,
-  updatedAt: new Date().toISOString(),
-});
 const opened: Array<{ close(): void | Promise<void> }> = [];
 afterEach(async () => {
   for (const connection of opened.splice(0)) await connection.close();
-  await deleteDB(VAULT_NAME);
 });
-
-/** A broker, and the vault it reads, on a device holding these accounts with `selected` chosen. */
-async function brokerWith(accounts: VaultAccount[], selected: string | null) {
-  await deleteDB(VAULT_NAME);
-  const broker = new Broker(location.origin);
-  opened.push(broker);
-  await broker.init({ userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' });
-  const db = await Vault.openDatabase();
-  const vault = Vault.withKey(db, await deriveVaultKey((await readSetting(db, DEVICE_ID_KEY))!));
-  opened.push(vault);
-  for (const saved of accounts) await vault.put(saved);
-  await vault.setSetting(SELECTED_KEY, selected);
-  return { broker, vault };
-}
 
 describe('a call naming the account its page shows', () => {
   /** A broker whose device holds accounts a and b, with b chosen (in another tab, say). */
-  const brokerWithBChosen = async () => (await brokerWith([account('a'), account('b')], 'b')).broker;
+  const brokerWithBChosen = async () => (await deviceWithAccounts([savedAccount('a'), savedAccount('b')], 'b')).broker;
   const profileFor = (shown: string) => new Request(`${location.origin}/api/v1/auth/profile`, { headers: { [ACCOUNT_HEADER]: shown } });
 
   it('is refused, and not sent, when another account was chosen since', async () => {
@@ -80,21 +56,21 @@ describe('signing out', () => {
   // The logout goes to this test page's own server, which has no such path: as with a server
   // that cannot be reached, the device forgets the account all the same.
   it('forgets the account the page names, and leaves another tab\'s choice chosen', async () => {
-    const { broker, vault } = await brokerWith([account('a'), account('b')], 'b');
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a'), savedAccount('b')], 'b');
     await broker.signOut('a');
     expect(await savedIds(vault)).toEqual(['b']);
     expect(await vault.getSetting(SELECTED_KEY)).toBe('b');
   });
 
   it('clears the selection when it names the account signed out', async () => {
-    const { broker, vault } = await brokerWith([account('a'), account('b')], 'a');
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a'), savedAccount('b')], 'a');
     await broker.signOut('a');
     expect(await savedIds(vault)).toEqual(['b']);
     expect(await vault.getSetting(SELECTED_KEY)).toBeNull();
   });
 
   it('with the server out of reach, queues the session\'s logout, which the next broker to start sends', async () => {
-    const { vault } = await brokerWith([account('a')], 'a');
+    const { vault } = await deviceWithAccounts([savedAccount('a')], 'a');
     const offline = new Broker('http://127.0.0.1:1'); // nothing listens there
     opened.push(offline);
     await offline.signOut('a');
@@ -102,12 +78,12 @@ describe('signing out', () => {
     expect((await vault.queuedLogouts()).map((queued) => queued.refresh)).toEqual(['refresh-of-a']);
     const online = new Broker(location.origin);
     opened.push(online);
-    await online.init({ userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' });
+    await online.init(TEST_DEVICE_TRAITS);
     await vi.waitFor(async () => expect(await vault.queuedLogouts()).toEqual([]));
   });
 
   it('sent again after the first was cut short once the selection was cleared, still forgets the account', async () => {
-    const { broker, vault } = await brokerWith([account('a')], 'a');
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a')], 'a');
     await broker.select(null); // all the first call did before its worker was stopped
     await broker.signOut('a'); // the page's second try, to the worker started again
     expect(await savedIds(vault)).toEqual([]);
@@ -115,14 +91,12 @@ describe('signing out', () => {
 });
 
 describe('the vault\'s database', () => {
-  const traits = { userAgent: 'test', language: 'en', platform: 'test', screen: '1x1x24@1', timezone: 'UTC' };
-
   it('is let go when the site\'s data is cleared while the broker runs, and opened afresh by its next call', async () => {
-    const { broker, vault } = await brokerWith([account('a')], 'a');
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a')], 'a');
     vault.close(); // the test's own connection
     let blocked = false;
     await deleteDB(VAULT_NAME, { blocked: () => (blocked = true) });
     expect(blocked).toBe(false);
-    expect(await broker.init(traits)).toEqual({ accounts: [], selectedId: null });
+    expect(await broker.init(TEST_DEVICE_TRAITS)).toEqual({ accounts: [], selectedId: null });
   });
 });
