@@ -313,7 +313,7 @@ describe('the owner is mailed when their account signs in from a new device (ASV
     expect(textsTo(user.email)[0]).toMatch(/signed in to from Mobile Safari on iOS at address [\d.]+, on \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     // Once seen, the phone is known: signing in from it again says nothing more.
     expect((await signIn(user, iphone)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.services.background.drain(); // every mail begun has reached the sink
     expect(subjectsTo(user.email)).toHaveLength(1);
   });
 
@@ -324,7 +324,7 @@ describe('the owner is mailed when their account signs in from a new device (ASV
     expect((await signIn(person, FIREFOX)).status).toBe(200);
     expect((await signIn(person, 'curl/8.5')).status).toBe(200);
     await expect.poll(() => subjectsTo(person.email)).toContain('New sign-in to your Home Guard account');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.services.background.drain();
     expect(subjectsTo(person.email), 'the second sign-in, from another device, only').toHaveLength(1);
     expect(textsTo(person.email)[0]).not.toContain('Firefox');
   });
@@ -337,7 +337,7 @@ describe('the owner is mailed when their account signs in from a new device (ASV
     await proveEmail(t.db, user.id);
     expect((await signIn(user, iphone)).status).toBe(200);
     await expect.poll(() => subjectsTo(user.email)).toEqual(['New sign-in to your Home Guard account']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.services.background.drain();
     expect(subjectsTo(user.email)).toHaveLength(1);
   });
 

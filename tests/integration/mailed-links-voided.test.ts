@@ -83,7 +83,7 @@ describe('an administrator changing the email address', () => {
 
     // The new address is not proved yet: moving the account on tells it nothing.
     expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: { ...edit, email: `again.${user.email}` } })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.services.background.drain(); // every mail begun has reached the sink
     expect(subjectsTo(moved)).not.toContain('Your Home Guard email address was changed');
   });
 });

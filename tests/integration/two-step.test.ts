@@ -334,7 +334,7 @@ describe('two-step sign-in', () => {
       expect((await login(user.email, user.password, codeFor(secret, 1001))).status).toBe(401);
       expect((await login(user.email, user.password, codeFor(secret, 1002))).status).toBe(401);
       await expect.poll(subjects).toContain('A sign-in to Home Guard was stopped at the second step');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await t.app.services.background.drain(); // every mail begun has reached the sink
       expect(subjects(), 'once a day, and not for a wrong password').toHaveLength(2);
       t.advance(24 * 3_600_000 + 1);
       expect((await login(user.email, user.password, codeFor(secret, 1003))).status).toBe(401);
@@ -374,7 +374,7 @@ describe('two-step sign-in', () => {
       expect(raws[2]).toMatch(/An administrator turned off two-step sign-in for your Home Guard account/);
       // Turning off what is already off changes nothing, and says nothing.
       await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}/two-step`, { token: admin.access });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await t.app.services.background.drain();
       expect(subjects()).toHaveLength(3);
       expect(smtp.mails.filter((mail) => mail.to.includes(admin.email))).toHaveLength(0);
     } finally {
