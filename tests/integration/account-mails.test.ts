@@ -4,11 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RESET_MAIL_DELAY_MS, RESET_THROTTLE } from '../../server/accounts/password-resets';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
 import { hashRecoveryCode } from '../../server/two-step/recovery-codes';
-import { totpCode, totpStep } from '../../server/two-step/totp';
 import { resetLinkFor } from '../e2e/support/api';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { startSmtpSink } from '../support/smtp-sink';
-import { call, proveEmail, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type TestApp } from '../support/test-app';
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -180,10 +179,7 @@ describe('password reset by mail', () => {
   it('keeps the second step of an account whose email an administrator changed, through a reset mailed to the new address', async () => {
     const admin = await registerAndLogin(t.app);
     const user = await verifiedUser();
-    const { secret } = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body;
-    const code = totpCode(secret, totpStep(t.app.services.clock()));
-    const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code, current_password: user.password } });
-    expect(on.status).toBe(200);
+    const { recoveryCodes } = await turnOnTwoStep(t, user);
     const moved = `moved.${user.email}`;
     const edit = { full_name: 'Moved', email: moved, is_admin: false };
     expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: edit })).body).toMatchObject({ email: moved, two_step_enabled: true });
@@ -193,7 +189,7 @@ describe('password reset by mail', () => {
     expect((await login(moved, 'Reset-and-go1')).body).toEqual({ error: 'Enter the 6-digit code from your authenticator app', field: 'code' });
     expect(await t.db.selectFrom('audit_events').select('kind').where('kind', '=', 'two-step-off').execute()).toEqual([]);
     // Nor its recovery codes.
-    const recovered = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: moved, password: 'Reset-and-go1', code: on.body.recovery_codes[0] } });
+    const recovered = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: moved, password: 'Reset-and-go1', code: recoveryCodes[0] } });
     expect(recovered.status).toBe(200);
   });
 

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, callsWith, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, callsWith, registerAndLogin, startTestApp, turnOnTwoStep, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -14,14 +13,6 @@ const PERSONAL_INFO = 'Change your own password or two-step sign-in from Persona
 
 const as = (token: string) => callsWith(t.app, token);
 
-async function turnOnTwoStep(): Promise<string> {
-  await proveEmail(t.db, admin.id);
-  const secret = (await as(admin.access).post('/api/v1/auth/two-step/setup', {})).body.secret as string;
-  const code = totpCode(secret, totpStep(t.app.services.clock()));
-  expect((await as(admin.access).put('/api/v1/auth/two-step', { secret, code, current_password: admin.password })).status).toBe(200);
-  return secret;
-}
-
 describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => {
   it.each([
     ['set their password', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}/password`, { token: admin.access, body: { password: 'Taken-over1' } }), [409, PERSONAL_INFO]],
@@ -31,7 +22,7 @@ describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => 
     ['change their email with a wrong password', () => call(t.app, 'PUT', `/api/v1/admin/users/${admin.id}`, { token: admin.access, body: { full_name: 'Ada Admin', email: 'thief@example.com', is_admin: true, current_password: 'Guessed-1' } }), [400, 'The current password is wrong']],
   ])('refuses to %s there, changing nothing', async (_, attempt, answer) => {
     const elsewhere = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } });
-    await turnOnTwoStep();
+    await turnOnTwoStep(t, admin);
     const stored = () => t.db.selectFrom('users').select(['password_hash', 'email', 'email_verified', 'full_name']).where('id', '=', admin.id).executeTakeFirstOrThrow();
     const before = await stored();
 
@@ -60,7 +51,7 @@ describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => 
   });
 
   it("leaves another administrator free to do all three to them, as for anyone's account", async () => {
-    await turnOnTwoStep();
+    await turnOnTwoStep(t, admin);
     await as(admin.access).post('/api/v1/admin/users', { full_name: 'Bea Admin', email: 'bea@example.com', password: 'Builder123', is_admin: true });
     const beaSession = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'bea@example.com', password: 'Builder123' } });
     const api = as(beaSession.body.access as string);

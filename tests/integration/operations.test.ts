@@ -4,9 +4,8 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runTs } from '../support/server-process';
-import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, registerAndLogin, startTestApp, turnOnTwoStep, type TestApp } from '../support/test-app';
 import { clockBehindDatabase } from '../../server/operations/clock-check';
-import { totpCode, totpStep } from '../../server/two-step/totp';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -91,9 +90,7 @@ it('serves Prometheus metrics only when METRICS=true, counting routes and sign-i
   await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-pass1' } });
   await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
   // With two-step sign-in on, the answer asking for the code is not a failed sign-in.
-  await proveEmail(t.db, user.id);
-  const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
-  await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())), current_password: user.password } });
+  await turnOnTwoStep(t, user);
   expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.field).toBe('code');
   const text = (await t.app.inject({ url: '/metrics' })).body;
   expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="200"} 1');

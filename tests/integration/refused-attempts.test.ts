@@ -9,7 +9,7 @@ import { REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
 import { LOGIN_THROTTLE, SECOND_STEP_THROTTLE } from '../../server/accounts/sign-in';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, proveEmail, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
+import { call, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type TestApp } from '../support/test-app';
 
 // The filter README's "Banning addresses that guess" tells people to install.
 const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
@@ -55,9 +55,7 @@ it('logs every refused sign-in with its address and reason, which fail2ban reads
   await signIn('203.0.113.1', { email: ada.email, password: 'Wrong-pass1' });
   await signIn('203.0.113.2', { email: 'nobody@example.com', password: 'Typed-here1' });
 
-  await proveEmail(t.db, ada.id);
-  const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: ada.access })).body.secret as string;
-  await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: ada.access, body: { secret, code: totpCode(secret, totpStep(t.app.services.clock())), current_password: ada.password } });
+  await turnOnTwoStep(t, ada);
   expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password })).body.field).toBe('code'); // asked, not refused
   expect((await signIn('203.0.113.3', { email: ada.email, password: ada.password, code: '000000' })).status).toBe(401);
 
@@ -90,10 +88,7 @@ it("logs a sign-in refused for the day's refused second steps as throttled, and 
   const codeFor = (secret: string, steps = 0) => totpCode(secret, totpStep(t.app.services.clock()) + steps);
   const withTwoStep = async () => {
     const user = await registerAndLogin(t.app);
-    await proveEmail(t.db, user.id);
-    const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
-    expect((await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code: codeFor(secret), current_password: user.password } })).status).toBe(200);
-    return { ...user, secret };
+    return { ...user, secret: (await turnOnTwoStep(t, user)).secret };
   };
   const [ada, bob] = [await withTwoStep(), await withTwoStep()];
   for (let i = 1; i <= SECOND_STEP_THROTTLE.limit; i++) {

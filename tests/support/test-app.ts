@@ -4,6 +4,7 @@ import { buildApp, type AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/database';
 import type { Services } from '../../server/services';
+import { totpCode, totpStep } from '../../server/two-step/totp';
 import { keepForNextTest, rememberTemplate, takeSpareDatabase } from './spare-databases';
 import { createTestDatabase, openTestDatabase, type TestDatabase } from './test-database';
 
@@ -90,6 +91,19 @@ export async function registerAndLogin(app: FastifyInstance, overrides: Record<s
   const login = await call(app, 'POST', '/api/v1/auth/login', { body: { email: registration.email, password: registration.password }, headers });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { ...registration, id: login.body.id as string, access: login.body.access as string, refresh: login.body.refresh as string };
+}
+
+/**
+ * Turns on the account's two-step sign-in as its owner would, the address proved first; answers
+ * with the authenticator app's secret and the recovery codes shown.
+ */
+export async function turnOnTwoStep(t: Pick<TestApp, 'app' | 'db'>, user: { id: string; access: string; password: string }) {
+  await proveEmail(t.db, user.id);
+  const secret = (await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access })).body.secret as string;
+  const code = totpCode(secret, totpStep(t.app.services.clock()));
+  const on = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret, code, current_password: user.password } });
+  if (on.status !== 200) throw new Error(`two-step sign-in was not turned on: ${JSON.stringify(on.body)}`);
+  return { secret, recoveryCodes: on.body.recovery_codes as string[] };
 }
 
 /** Calls made with one bearer token, by method. */
