@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as client from 'openid-client';
@@ -90,7 +90,10 @@ export async function startOidcFixture(env: Record<string, string> = {}): Promis
       const callback = await allow(url, token);
       return { callback, verifier, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier }) };
     },
-    close: () => t.close(),
+    async close() {
+      await t.close();
+      rmSync(web, { recursive: true });
+    },
   };
 }
 
