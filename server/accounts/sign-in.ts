@@ -55,6 +55,7 @@ const fromKnownBlock = (email: string, block: string) => `${accountKey(email)}:f
  * minute in all. Unknown emails have no such blocks, so the two are refused alike.
  */
 function passwordThrottle(email: string, block: string, recent: readonly RecentSignIn[]): Array<[string, ThrottleRule]> {
+  // An address a proxy could not tell ("unknown", as RFC 7239 allows) is no one's known block.
   const known = block !== addressBlock(undefined) && knownBlocks(recent).has(block);
   return perMinuteAndHour(known ? fromKnownBlock(email, block) : accountKey(email));
 }
@@ -163,15 +164,15 @@ export class SignIn {
     await attempt.succeed(accountKeys);
     const amr = secondStep === 'not-needed' ? SIGN_IN_METHODS.password : SIGN_IN_METHODS.passwordAndCode;
     const tokens = await this.sessions.start(user.id, client, amr, earlierDevices);
-    // Disabled, or the password changed, while signing in? Both end every session after writing
-    // the account, and this reads it after opening one: in either order, no session is left behind.
+    // Disabled, deleted, or the password changed, while signing in? Each ends every session after
+    // writing the account, and this reads it after opening one: in either order, no session is left behind.
     const current = await this.users.findById(user.id);
-    if (current?.disabled_at !== null) {
+    if (current && current.disabled_at !== null) {
       await this.sessions.endByRefreshToken(tokens.refresh);
       await refused('disabled');
       throw AppError.accountDisabled();
     }
-    if (current.password_hash !== user.password_hash) {
+    if (current?.password_hash !== user.password_hash) {
       await this.sessions.endByRefreshToken(tokens.refresh);
       throw AppError.invalidCredentials();
     }

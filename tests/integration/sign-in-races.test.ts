@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { UserSessionsService } from '../../server/sessions/user-sessions-service';
 import { AuthenticatorApps } from '../../server/two-step/authenticator-apps';
+import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -51,4 +53,16 @@ it('a sign-in whose account an administrator deleted while its password was bein
   expect((await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}`, { token: admin.access })).status).toBe(200);
   release();
   expect(await signIn).toMatchObject({ status: 401, body: { error: 'Invalid email or password' } });
+});
+
+it('a sign-in whose account an administrator deleted just after its session opened is refused, not a 500, and leaves nothing behind', async () => {
+  const admin = await registerAndLogin(t.app);
+  const user = await registerAndLogin(t.app);
+  const { held, release } = holdTheNextCallAfterItsAnswer(UserSessionsService.prototype, 'start');
+  const signIn = call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+  await held;
+  expect((await call(t.app, 'DELETE', `/api/v1/admin/users/${user.id}`, { token: admin.access })).status).toBe(200);
+  release();
+  expect(await signIn).toMatchObject({ status: 401, body: { error: 'Invalid email or password' } });
+  expect(await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
 });
