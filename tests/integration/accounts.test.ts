@@ -214,6 +214,15 @@ describe('sign-in', () => {
     expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: neighbour.email, password: neighbour.password }, remoteAddress: '127.0.0.1' })).status).toBe(200);
   });
 
+  it('takes no address a proxy calls "unknown" (RFC 7239) for one the account signed in from lately', async () => {
+    await t.close();
+    t = await startTestApp({ TRUST_PROXY: 'true' });
+    const user = await registerAndLogin(t.app, {}, { 'x-forwarded-for': 'unknown' });
+    const from = (forwardedFor: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password }, headers: { 'x-forwarded-for': forwardedFor } });
+    for (let i = 0; i < 5; i++) expect((await from('unknown', `Wrong-${i}`)).status).toBe(401);
+    expect((await from('203.0.113.7', user.password)).status, 'counted for the account, wherever it is tried from').toBe(429);
+  });
+
   it('allows an account at most 100 wrong passwords an hour, five a minute being 300 (ASVS 2.2.1)', async () => {
     const user = await registerAndLogin(t.app); // signed in from 127.0.0.1
     const from = (remoteAddress: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password }, remoteAddress });

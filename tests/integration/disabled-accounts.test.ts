@@ -98,5 +98,7 @@ describe('disabled accounts', () => {
     await expect(signIn.login(f.user.email, f.user.password, undefined, { userAgent: undefined, ip: undefined })).rejects.toThrow('This account is disabled');
     const live = await f.t.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     expect(live).toEqual([]);
+    const refusals = await f.t.db.selectFrom('audit_events').select('detail').where('user_id', '=', userId).where('kind', '=', 'sign-in-refused').execute();
+    expect(refusals).toEqual([{ detail: 'disabled' }]);
   });
 });

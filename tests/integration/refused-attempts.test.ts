@@ -3,6 +3,7 @@ import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
 import { REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
@@ -100,6 +101,31 @@ it("logs a sign-in refused for the day's refused second steps as throttled, and 
   expect((await signIn('203.0.113.7', { email: ada.email, password: ada.password, code: codeFor(ada.secret) })).status).toBe(429);
   expect((await signIn('203.0.113.8', { email: bob.email, password: bob.password, code: codeFor(bob.secret) })).status).toBe(200);
   expect(refusals().map(({ attempt, reason, ip, userId }) => ({ attempt, reason, ip, userId }))).toEqual([{ attempt: 'sign-in', reason: 'throttled', ip: '203.0.113.7', userId: ada.id }]);
+});
+
+it('refuses a wrong password all the same when the database will not take its audit event, and logs why, with the refusal still for fail2ban', async () => {
+  const ada = await registerAndLogin(t.app);
+  // A real write failure: the database itself refuses the row.
+  const refusing =
+    t.database.kind === 'sqlite'
+      ? { on: [sql`CREATE TRIGGER refuse_refusals BEFORE INSERT ON audit_events WHEN NEW.kind = 'sign-in-refused' BEGIN SELECT RAISE(ABORT, 'disk full'); END`], off: sql`DROP TRIGGER refuse_refusals` }
+      : {
+          on: [
+            sql`CREATE FUNCTION refuse_refusals() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.kind = 'sign-in-refused' THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$`,
+            sql`CREATE TRIGGER refuse_refusals BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_refusals()`,
+          ],
+          off: sql`DROP FUNCTION refuse_refusals() CASCADE`,
+        };
+  try {
+    for (const statement of refusing.on) await statement.execute(t.db);
+    expect((await signIn('203.0.113.9', { email: ada.email, password: 'Wrong-pass1' })).status).toBe(401);
+    await t.app.services.background.drain();
+  } finally {
+    await refusing.off.execute(t.db); // the database may be another test's next
+  }
+  const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
+  expect(logged.filter((entry) => entry.msg === 'a refused sign-in could not be recorded').map((entry) => entry.err?.message)).toEqual([expect.stringContaining('disk full')]);
+  expect(await fail2banAddresses()).toEqual(['203.0.113.9']);
 });
 
 it("neither counts nor logs as a guess a disabled service's right secret, which it sends again and again", async () => {

@@ -129,6 +129,7 @@ describe('two-step sign-in', () => {
     const refused = await login(user.email, user.password, codeFor(secret));
     expect([refused.status, refused.body.error], 'even the right code').toEqual([429, 'Too many failed attempts; try again in 24 hours']);
     expect((await login(user.email, 'Wrong-password1', codeFor(secret))).body.error, 'a wrong password is still told as such').toBe('Invalid email or password');
+    expect((await login(user.email, user.password)).body.field, 'the password alone is still asked for the code, which is refused').toBe('code');
 
     const changed = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Brand-new-1' } });
     expect(changed.status).toBe(200);
