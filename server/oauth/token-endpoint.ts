@@ -96,19 +96,19 @@ export class TokenEndpoint {
   /**
    * The code's session was not opened: another exchange of the code got there first (a replay),
    * or the sign-in behind it ended since it was read (signed out, a new password, the account
-   * disabled), and the code is used up all the same.
+   * disabled, or deleted with its codes), and the code is used up all the same.
    */
   private async notOpened(codeHash: string, now: number, client: ClientInfo | undefined): Promise<never> {
     const code = await this.serviceSessions.findCode(codeHash);
-    if (code?.used_at !== null) return this.replayed(code, now, client);
+    if (code && code.used_at !== null) return this.replayed(code, now, client);
     await this.serviceSessions.useCode(codeHash, now);
     throw GRANT_REFUSALS.signInEnded();
   }
 
   /** A replayed code, as it is now: whatever it issued is revoked (RFC 6749 §4.1.2). */
-  private async replayed(code: Pick<CodeRow, 'service_session_id' | 'user_id' | 'service_id'> | undefined, now: number, client: ClientInfo | undefined): Promise<never> {
+  private async replayed(code: Pick<CodeRow, 'service_session_id' | 'user_id' | 'service_id'>, now: number, client: ClientInfo | undefined): Promise<never> {
     // Recorded once, by the replay that ended the session: the next ones would fill the log.
-    if (code?.service_session_id && (await this.serviceSessions.revokeSession(code.service_session_id, now))) {
+    if (code.service_session_id && (await this.serviceSessions.revokeSession(code.service_session_id, now))) {
       await this.reused('code', code.user_id, code.service_id, client);
     }
     throw new OAuthError('invalid_grant', 'The code has already been used');

@@ -70,13 +70,13 @@ it('a service is told its tokens end with the session: expires_in, the ID token\
   expect(await introspect(issued.body.refresh_token)).toMatchObject({ active: true, exp: signInEnd });
 });
 
-it('a code exchanged after SESSION_MAX_AGE of its sign-in is refused', async () => {
+it('a code exchanged SESSION_MAX_AGE after its sign-in, to the millisecond, is refused', async () => {
   // The app's own session lasts SESSION_MAX_AGE too, and its access token a little less (a
   // session no longer than its token is refused at start): the code is asked for just before both end.
   const { code, exchange } = await signInToService({ ACCESS_TOKEN_TTL: '290', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '300' });
   f.t.advance(289 * SECOND);
   const late = await code();
-  f.t.advance(12 * SECOND);
+  f.t.advance(11 * SECOND);
   const refused = await exchange(late);
   expect(refused.status).toBe(400);
   expect(refused.body).toMatchObject({ error: 'invalid_grant', error_description: 'The sign-in behind this code has ended' });
@@ -102,4 +102,13 @@ it('a refresh in the sign-in\'s last second is answered, its access token told t
   const last = await refresh(issued.body.refresh_token);
   expect(last).toMatchObject({ status: 200, body: { expires_in: 0 } });
   expect(await userinfo(last.body.access_token)).toBe(200);
+});
+
+it('a refresh token is answered until the millisecond REFRESH_TOKEN_TTL ends, and refused from it', async () => {
+  const { code, exchange, refresh } = await signInToService({ ACCESS_TOKEN_TTL: '600', REFRESH_TOKEN_TTL: '1800', SESSION_MAX_AGE: '3600' });
+  const [first, second] = [await exchange(await code()), await exchange(await code())];
+  f.t.advance(1800 * SECOND - 1);
+  expect((await refresh(first.body.refresh_token)).status).toBe(200);
+  f.t.advance(1);
+  expect((await refresh(second.body.refresh_token)).body).toEqual({ error: 'invalid_grant', error_description: 'The refresh token has expired or was revoked' });
 });

@@ -32,6 +32,7 @@ async function codeGiven(token?: string) {
 }
 
 const refusal = (exchanged: Promise<unknown>) => exchanged.then(() => 'answered with tokens', (caught: client.ResponseBodyError) => `${caught.error}: ${caught.error_description}`);
+const reusesReported = () => f.t.db.selectFrom('audit_events').select('detail').where('kind', '=', 'token-reused').execute();
 const userinfoStatus = async (access: string) => (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).status;
 
 it('an exchange overtaken by another of the same code gets no tokens, and what the other got is revoked', async () => {
@@ -44,6 +45,7 @@ it('an exchange overtaken by another of the same code gets no tokens, and what t
   release();
   expect(await overtaken).toBe('invalid_grant: The code has already been used');
   expect(await userinfoStatus(first.access_token), 'a copy of the code exists: its session ends').toBe(401);
+  expect(await reusesReported()).toEqual([{ detail: 'code' }]);
 });
 
 it('an exchange whose sign-in ends between its read and its write gets no tokens, and the code is used up', async () => {
@@ -59,6 +61,18 @@ it('an exchange whose sign-in ends between its read and its write gets no tokens
   expect(await refusal(exchange())).toBe('invalid_grant: The code has already been used');
 });
 
+it('an exchange whose account an administrator deletes between its read and its write gets no tokens, and no 500', async () => {
+  const exchange = await codeGiven();
+  const { id } = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, f.user.access)).body;
+  const { held, release } = holdAGrantAfterItsRead('findCodeInContext');
+  const exchanged = refusal(exchange());
+  await held;
+  expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/admin/users/${id}`, undefined, f.adminToken)).status).toBe(200);
+  release();
+  expect(await exchanged).toBe('invalid_grant: The sign-in behind this code has ended');
+  expect(await f.t.db.selectFrom('service_sessions').select('id').execute()).toEqual([]);
+});
+
 it('a refresh overtaken by another of the same refresh token gets no tokens, and the session is ended: a copy exists', async () => {
   const refreshToken = (await (await codeGiven())()).refresh_token;
   expect(refreshToken).toEqual(expect.any(String));
@@ -69,5 +83,6 @@ it('a refresh overtaken by another of the same refresh token gets no tokens, and
   release();
   expect(await overtaken).toBe('invalid_grant: The refresh token has already been used');
   expect(await userinfoStatus(first.access_token)).toBe(401);
+  expect(await reusesReported()).toEqual([{ detail: 'refresh-token' }]);
   expect(await refusal(client.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant: The refresh token has expired or was revoked');
 });
