@@ -34,19 +34,7 @@ export class UserSessionsRepository {
     return firstRow(await liveSessionOfUser(this.db, { sessionId, userId, now }));
   }
 
-  /** A presented token's row; undefined when no row has its key or its secret does not match. */
-  async findPresentedToken(token: string): Promise<RefreshTokenRow | undefined> {
-    const { key, verifierHash } = presentedKey(token);
-    const row = await this.findToken(key);
-    return row && verifierMatches(row.verifier_hash, verifierHash) ? row : undefined;
-  }
-
-  /** Read on sign-out and on a replayed token only (a refresh reads findTokenInSession): plain Kysely. */
-  findToken(key: string): Promise<RefreshTokenRow | undefined> {
-    return this.db.selectFrom('refresh_tokens').selectAll().where('token_key', '=', key).executeTakeFirst();
-  }
-
-  /** A presented refresh token with what its session says about it, in one query: every refresh starts here. */
+  /** A presented refresh token with what its session says about it, in one query: every refresh and sign-out starts here. */
   async findTokenInSession(token: string) {
     const { key, verifierHash } = presentedKey(token);
     const row = firstRow(await refreshTokenInSession(this.db, { key }));

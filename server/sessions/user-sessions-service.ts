@@ -111,9 +111,9 @@ export class UserSessionsService {
    * Answers whose session it ended, or null when it had already ended.
    */
   async endByRefreshToken(refreshToken: string): Promise<string | null> {
-    const token = await this.sessions.findPresentedToken(refreshToken);
+    const token = await this.sessions.findTokenInSession(refreshToken);
     if (!token || !(await this.sessions.revoke(token.session_id, this.clock()))) return null;
-    return (await this.sessions.findById(token.session_id))?.user_id ?? null;
+    return token.user_id;
   }
 
   /** Checks an access token against its signature, expiry, the live session and the user. */

@@ -73,9 +73,10 @@ it('a refresh token rotates once: a second claim stores no successors and does n
 
 it('a first-party refresh token rotates once: a second claim stores no successor and does not slide the session', async () => {
   const sessions = new UserSessionsRepository(f.t.db);
+  const tokenRow = (tokenKey: string) => f.t.db.selectFrom('refresh_tokens').selectAll().where('token_key', '=', tokenKey).executeTakeFirst();
   const signIn = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body;
   const { key } = presentedKey(signIn.refresh);
-  const sessionId = (await sessions.findToken(key))!.session_id;
+  const sessionId = (await tokenRow(key))!.session_id;
   const now = f.t.app.services.clock();
   const [second, third] = [newSplitToken(now), newSplitToken(now)];
 
@@ -83,7 +84,7 @@ it('a first-party refresh token rotates once: a second claim stores no successor
   expect(await sessions.rotateToken(key, third, sessionId, now + 2_000, now + 120_000)).toBe(false);
 
   expect(await sessions.findById(sessionId)).toMatchObject({ last_active: now + 1_000, expires_at: now + 90_000 });
-  expect(await sessions.findToken(key)).toMatchObject({ rotated_at: now + 1_000, replaced_by: second.key });
-  expect(await sessions.findToken(second.key)).toEqual({ token_key: second.key, verifier_hash: second.verifierHash, session_id: sessionId, parent_key: key, created_at: now + 1_000, rotated_at: null, replaced_by: null });
-  expect(await sessions.findToken(third.key)).toBeUndefined();
+  expect(await tokenRow(key)).toMatchObject({ rotated_at: now + 1_000, replaced_by: second.key });
+  expect(await tokenRow(second.key)).toEqual({ token_key: second.key, verifier_hash: second.verifierHash, session_id: sessionId, parent_key: key, created_at: now + 1_000, rotated_at: null, replaced_by: null });
+  expect(await tokenRow(third.key)).toBeUndefined();
 });
