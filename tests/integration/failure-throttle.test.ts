@@ -19,6 +19,24 @@ it('takes back every attempt taken back at once: none is left counted', async ()
   }
 });
 
+it('checks a window opened while the clock ran fast as ended, as counting does, and one that is on until its last millisecond', async () => {
+  const throttle = new FailureThrottle(t.db, () => t.app.services.clock());
+  const rule = { limit: 2, windowSeconds: 60 };
+  const check = () => throttle.check([['second-steps', rule]]).then(() => 'let in', (error: { statusCode: number }) => error.statusCode);
+  t.advance(3 * 3_600_000); // three hours fast
+  await throttle.recordFailure([['second-steps', rule]]);
+  await throttle.recordFailure([['second-steps', rule]]);
+  expect(await check()).toBe(429);
+  t.advance(-3 * 3_600_000); // set right
+  expect(await check()).toBe('let in');
+  await throttle.recordFailure([['second-steps', rule]]);
+  await throttle.recordFailure([['second-steps', rule]]);
+  t.advance(60_000 - 1);
+  expect(await check()).toBe(429);
+  t.advance(1);
+  expect(await check()).toBe('let in');
+});
+
 it("keeps the failures another replica is still judging when the owner's sign-in succeeds", async () => {
   // Two processes on one database, each with its own record of what it is judging.
   const [here, there] = [new FailureThrottle(t.db, () => t.app.services.clock()), new FailureThrottle(t.db, () => t.app.services.clock())];
