@@ -37,6 +37,14 @@ it('checks a window opened while the clock ran fast as ended, as counting does, 
   expect(await check()).toBe('let in');
 });
 
+it('takes failures recorded after the fact for judged ones: a success that forgets the key forgets them', async () => {
+  const throttle = new FailureThrottle(t.db, () => t.app.services.clock());
+  await throttle.recordFailure([['recorded', RULE]]);
+  await throttle.recordFailure([['recorded', RULE]]);
+  await throttle.judge([['recorded', RULE]], (attempt) => attempt.succeed(['recorded']), () => undefined);
+  expect(await t.db.selectFrom('throttle').selectAll().where('key', '=', 'recorded').execute()).toEqual([]);
+});
+
 it("keeps the failures another replica is still judging when the owner's sign-in succeeds", async () => {
   // Two processes on one database, each with its own record of what it is judging.
   const [here, there] = [new FailureThrottle(t.db, () => t.app.services.clock()), new FailureThrottle(t.db, () => t.app.services.clock())];
