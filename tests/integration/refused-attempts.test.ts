@@ -27,7 +27,9 @@ afterEach(async () => t.close());
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const signIn = (ip: string, body: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body, headers: from(ip) });
-const refusals = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
+type LogEntry = { msg: string; err?: { message: string }; [field: string]: unknown };
+const logEntries = () => lines.map((line) => JSON.parse(line) as LogEntry);
+const refusals = () => logEntries().filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
 
 /** Runs `work` in a fresh directory, removed afterwards. */
 async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
@@ -123,8 +125,7 @@ it('refuses a wrong password all the same when the database will not take its au
   } finally {
     await refusing.off.execute(t.db); // the database may be another test's next
   }
-  const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
-  expect(logged.filter((entry) => entry.msg === 'a refused sign-in could not be recorded').map((entry) => entry.err?.message)).toEqual([expect.stringContaining('disk full')]);
+  expect(logEntries().filter((entry) => entry.msg === 'a refused sign-in could not be recorded').map((entry) => entry.err?.message)).toEqual([expect.stringContaining('disk full')]);
   expect(await fail2banAddresses()).toEqual(['203.0.113.9']);
 });
 
@@ -183,14 +184,14 @@ it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trus
     await start(trust);
     const user = await registerAndLogin(t.app, {}, from(client));
     await signIn(client, { email: user.email, password: 'Wrong-pass1' });
-    const proxyWarnings = lines.map((line) => JSON.parse(line) as { msg: string }).filter((entry) => entry.msg.includes('X-Forwarded-For'));
+    const proxyWarnings = logEntries().filter((entry) => entry.msg.includes('X-Forwarded-For'));
     expect(proxyWarnings.map((entry) => /, but (.*?): /.exec(entry.msg)?.[1]), `TRUST_PROXY=${trust}`).toEqual(warnings);
     expect(refusals().map((entry) => entry.ip)).toEqual([loggedIp]);
   }
 });
 
 it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addressed to, whose issuer services would be given', async () => {
-  const hostWarnings = () => lines.map((line) => JSON.parse(line) as { msg: string }).filter((entry) => entry.msg.includes('but PUBLIC_URL is'));
+  const hostWarnings = () => logEntries().filter((entry) => entry.msg.includes('but PUBLIC_URL is'));
   const user = await registerAndLogin(t.app, {}, { host: '127.0.0.1:8080' });
   const signInAt = (headers: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers });
   await signInAt({ host: '127.0.0.1:8080' });
