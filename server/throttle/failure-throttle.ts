@@ -7,7 +7,7 @@ import { JudgingTurns } from './judging-turns';
 export type ThrottleRule = { limit: number; windowSeconds: number };
 
 /** How many times an attempt waits for others being judged before it is refused all the same. */
-const MAX_WAITS = 20;
+export const MAX_WAITS = 20;
 
 /** Whether an error is the throttle's refusal (429), not a failure to read it. */
 export const isThrottled = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 429;
@@ -25,11 +25,10 @@ export function rethrowAs(refusal: (retryAfterSeconds: number) => AppError) {
  * never slowed.
  */
 export class FailureThrottle {
-  private readonly turns = new JudgingTurns();
-
   constructor(
     private readonly db: Database,
     private readonly clock: () => number,
+    private readonly turns = new JudgingTurns(),
   ) {}
 
   /** Throws 429 when any key has used up its failures in the current window (client authentication, second steps, mailed codes). */

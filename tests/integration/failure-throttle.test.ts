@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { FailureThrottle } from '../../server/throttle/failure-throttle';
+import { FailureThrottle, MAX_WAITS } from '../../server/throttle/failure-throttle';
+import { JudgingTurns } from '../../server/throttle/judging-turns';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -9,6 +10,37 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 const RULE = { limit: 100, windowSeconds: 60 };
+
+/** A moment one side waits for and the other gives. */
+const signal = () => {
+  let give = () => {};
+  const given = new Promise<void>((resolve) => (give = resolve));
+  return { give, given };
+};
+
+/** The judging turns, telling when an attempt has started to wait (its turn is then owed to it). */
+class WatchedTurns extends JudgingTurns {
+  waits = 0;
+  private readonly watchers: Array<{ waits: number; give: () => void }> = [];
+
+  override wait(key: string): Promise<void> {
+    const turn = super.wait(key);
+    this.waits += 1;
+    for (const watcher of this.watchers.filter(({ waits }) => waits <= this.waits)) watcher.give();
+    return turn;
+  }
+
+  /** Once `waits` attempts in all have started to wait. */
+  waited(waits: number): Promise<void> {
+    const { give, given } = signal();
+    if (this.waits >= waits) give();
+    else this.watchers.push({ waits, give });
+    return given;
+  }
+}
+
+/** What a judgement's attempt came to: its judgement's answer, or the throttle's status. */
+const outcome = (judging: Promise<string>) => judging.catch((error: { statusCode: number }) => error.statusCode);
 
 it('takes back every attempt taken back at once: none is left counted', async () => {
   const throttle = new FailureThrottle(t.db, () => t.app.services.clock());
@@ -72,12 +104,6 @@ it("keeps the failures another replica is still judging when the owner's sign-in
 
 it('lets an attempt past the limit in when the judgement it was over with ends while it takes its count back', async () => {
   // Holds the next taking back until released: the other judgement ends exactly then.
-  /** A moment one side waits for and the other gives. */
-  const signal = () => {
-    let give = () => {};
-    const given = new Promise<void>((resolve) => (give = resolve));
-    return { give, given };
-  };
   const [judging, hashed, takingBack, released] = [signal(), signal(), signal(), signal()];
   class HeldThrottle extends FailureThrottle {
     holding = false;
@@ -113,4 +139,112 @@ it('lets an attempt past the limit in when the judgement it was over with ends w
   expect(await second, 'the first was taken back: nothing stands in the way').toBe('second');
   expect(refusals).toEqual([]);
   expect(await t.db.selectFrom('throttle').selectAll().where('key', '=', 'account').execute()).toEqual([]);
+});
+
+it('has an attempt past the limit only with one being judged wait for it, and lets it in when that one is taken back', async () => {
+  const turns = new WatchedTurns();
+  const throttle = new FailureThrottle(t.db, () => t.app.services.clock(), turns);
+  const rule = { limit: 1, windowSeconds: 60 };
+  const [judging, hashed] = [signal(), signal()];
+  const judged: string[] = [];
+  const first = throttle.judge([['account', rule]], async (attempt) => {
+    judging.give();
+    await hashed.given;
+    await attempt.succeed(['account']);
+    judged.push('first');
+    return 'first';
+  }, () => judged.push('first refused'));
+  await judging.given;
+  const second = throttle.judge([['account', rule]], async (attempt) => {
+    await attempt.succeed(['account']);
+    judged.push('second');
+    return 'second';
+  }, () => judged.push('second refused'));
+  await turns.waited(1);
+  expect(await t.db.selectFrom('throttle').select(['failures', 'judging']).where('key', '=', 'account').execute(), 'the waiting one took its count back').toEqual([{ failures: 1, judging: 1 }]);
+  hashed.give();
+  expect([await first, await second]).toEqual(['first', 'second']);
+  expect(judged).toEqual(['first', 'second']);
+  expect(turns.waits).toBe(1);
+  expect(await t.db.selectFrom('throttle').selectAll().where('key', '=', 'account').execute()).toEqual([]);
+});
+
+it('refuses the attempts waiting for a judgement that is a failure, each refused one waking the next, and one refused at once wakes none', async () => {
+  const turns = new WatchedTurns();
+  const throttle = new FailureThrottle(t.db, () => t.app.services.clock(), turns);
+  const [rule, busyAddress] = [{ limit: 1, windowSeconds: 60 }, { limit: 2, windowSeconds: 60 }];
+  const [judging, hashed] = [signal(), signal()];
+  const refused: string[] = [];
+  const wrongGuess = throttle.judge([['account', rule]], async () => {
+    judging.give();
+    await hashed.given;
+    return 'wrong password'; // a failure: its count stands
+  }, () => refused.push('wrong guess'));
+  await judging.given;
+  const waiting = ['second', 'third'].map((name) => throttle.judge([['account', rule]], async () => name, () => refused.push(name)));
+  await turns.waited(2);
+
+  // Past the limit of a key nobody is judging: refused at once, the two waiting are left waiting.
+  await throttle.recordFailure([['address', busyAddress]]);
+  await throttle.recordFailure([['address', busyAddress]]);
+  expect(await outcome(throttle.judge([['account', { limit: 5, windowSeconds: 60 }], ['address', busyAddress]], async () => 'in', () => refused.push('other address')))).toBe(429);
+
+  hashed.give();
+  expect(await wrongGuess).toBe('wrong password');
+  expect(await Promise.all(waiting.map(outcome))).toEqual([429, 429]);
+  // In turn: had the refusal at once woken the second, it would have waited again, behind the third.
+  expect(refused).toEqual(['other address', 'second', 'third']);
+  expect(await t.db.selectFrom('throttle').select(['failures', 'judging']).where('key', '=', 'account').execute(), 'only the wrong guess is counted, and none as being judged').toEqual([{ failures: 1, judging: 0 }]);
+});
+
+it(`refuses an attempt kept waiting by judgements that follow one another after ${MAX_WAITS} waits, not holding it for ever`, async () => {
+  const turns = new WatchedTurns();
+  const throttle = new FailureThrottle(t.db, () => t.app.services.clock(), turns);
+  const rule = { limit: 1, windowSeconds: 60 };
+  const LINKS = MAX_WAITS + 5;
+  let settled = false;
+  const waiterSettled = signal();
+  const links: Array<Promise<string>> = [];
+  // Each judgement is taken back, but lets the next one in first: the waiting attempt, woken,
+  // finds the key busy again.
+  const link = (at: number, started: () => void) =>
+    throttle.judge([['account', rule]], async (attempt) => {
+      started();
+      await Promise.race([turns.waited(at + 1), waiterSettled.given]);
+      await attempt.forgive();
+      if (at + 1 < LINKS && !settled) {
+        const next = signal();
+        links.push(link(at + 1, next.give));
+        await next.given;
+      }
+      return `link ${at}`;
+    }, () => undefined);
+  const firstStarted = signal();
+  links.push(link(0, firstStarted.give));
+  await firstStarted.given;
+  const waiter = outcome(throttle.judge([['account', rule]], async () => 'in', () => undefined)).finally(() => {
+    settled = true;
+    waiterSettled.give();
+  });
+  expect(await waiter).toBe(429);
+  expect(turns.waits).toBe(MAX_WAITS);
+  await Promise.all(links);
+  expect(links).toHaveLength(MAX_WAITS + 1);
+});
+
+it("leaves another replica's judgement counted as being judged when a count that is not judged is refused", async () => {
+  const [here, there] = [new FailureThrottle(t.db, () => t.app.services.clock()), new FailureThrottle(t.db, () => t.app.services.clock())];
+  const rule = { limit: 1, windowSeconds: 60 };
+  const [judging, hashed] = [signal(), signal()];
+  const elsewhere = there.judge([['account', rule]], async () => {
+    judging.give();
+    await hashed.given;
+    return 'wrong password';
+  }, () => undefined);
+  await judging.given;
+  expect(await here.count([['account', rule]]).then(() => 'counted', (error: { statusCode: number }) => error.statusCode)).toBe(429);
+  expect(await t.db.selectFrom('throttle').select(['failures', 'judging']).where('key', '=', 'account').execute()).toEqual([{ failures: 1, judging: 1 }]);
+  hashed.give();
+  await elsewhere;
+  expect(await t.db.selectFrom('throttle').select(['failures', 'judging']).where('key', '=', 'account').execute()).toEqual([{ failures: 1, judging: 0 }]);
 });
