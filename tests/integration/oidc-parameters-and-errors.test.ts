@@ -103,6 +103,18 @@ describe('userinfo refusals carry their challenge (RFC 6750 §3), which browser 
     const bad = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: 'Bearer nope' } });
     expect([bad.status, bad.headers.get('www-authenticate'), bad.headers.get('access-control-expose-headers')]).toEqual([401, 'Bearer error="invalid_token"', 'WWW-Authenticate']);
   });
+
+  it('a request with no token, or only another scheme\'s, is asked for a Bearer token without an error code (RFC 6750 §3.1)', async () => {
+    const asked = { status: 401, error: 'invalid_token', challenge: 'Bearer' };
+    for (const [name, sent] of [
+      ['none', fetch(`${f.issuer}/api/v1/oauth/userinfo`)],
+      ['Basic', fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Basic ${btoa('a:b')}` } })],
+      ['empty form', fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })],
+    ] as const) {
+      const response = await sent;
+      expect({ status: response.status, error: (await response.json()).error, challenge: response.headers.get('www-authenticate') }, name).toEqual(asked);
+    }
+  });
 });
 
 describe('an unknown or disabled service at the authorization endpoint', () => {
