@@ -141,10 +141,21 @@ describe('an ID token names whom to sign out only while its session is open (RP-
     // The same ID token again (it leaked through a URL or a log): still back to the service, naming no one.
     expect((await endSession(tokens.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: null });
 
-    // Without refresh tokens, the session lasts as long as its access token.
-    const codeOnly = (await f.signInToService(await f.relyingParty(await f.createService({ name: 'Gitea', grant_types: [] })), { scope: 'openid' })).tokens;
-    f.t.advance((codeOnly.expires_in! + 1) * 1000);
-    expect((await endSession(codeOnly.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: null });
+    // Without refresh tokens, the session lasts as long as its access token: open until its last
+    // millisecond, ended from the next.
+    const gitea = await f.relyingParty(await f.createService({ name: 'Gitea', grant_types: [] }));
+    const [lastMillisecond, ended] = [(await f.signInToService(gitea, { scope: 'openid' })).tokens, (await f.signInToService(gitea, { scope: 'openid' })).tokens];
+    f.t.advance(lastMillisecond.expires_in! * 1000 - 1);
+    expect((await endSession(lastMillisecond.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: lastMillisecond.claims()!.sub });
+    f.t.advance(1);
+    expect((await endSession(ended.id_token!)).body).toEqual({ redirect_to: `${CALLBACK}?state=s`, subject: null });
+  });
+
+  it('an ID token whose session went with its deleted account names no one, and the browser still goes back', async () => {
+    const { tokens } = await f.signInToService(await f.relyingParty(service));
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/admin/users/${tokens.claims()!.sub}`, undefined, f.adminToken)).status).toBe(200);
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: tokens.id_token, post_logout_redirect_uri: CALLBACK, state: 's' });
+    expect([answer.status, answer.body]).toEqual([200, { redirect_to: `${CALLBACK}?state=s`, subject: null }]);
   });
 });
 
