@@ -133,6 +133,14 @@ describe('a real relying party (openid-client)', () => {
     const tokens = await client.authorizationCodeGrant(config, await f.allow(url), { pkceCodeVerifier: verifier });
     expect(JSON.parse(Buffer.from(tokens.id_token!.split('.')[0]!, 'base64url').toString()).alg).toBe('ES256');
     expect(tokens.claims()!.email).toBeUndefined();
+
+    // Such an ID token is taken back as a hint, as an RS256 one is: silently naming the person
+    // signed in, and naming whom a sign-out ends.
+    const silent = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', prompt: 'none', id_token_hint: tokens.id_token!, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const again = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', Object.fromEntries(silent.searchParams), f.user.access);
+    expect(new URL(again.body.redirect_to).searchParams.has('code'), JSON.stringify(again.body)).toBe(true);
+    const signedOut = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: tokens.id_token, post_logout_redirect_uri: CALLBACK });
+    expect(signedOut.body).toEqual({ redirect_to: CALLBACK, subject: tokens.claims()!.sub });
   });
 
   it('publishes a discovery document whose every endpoint answers', async () => {
