@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
+import { hashToken } from '../../server/sessions/tokens';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 import { call, startTestApp, type TestApp } from '../support/test-app';
 
@@ -47,9 +48,20 @@ describe('attacks on the OIDC provider', () => {
     const refresh = (clientId: string, secret: string) =>
       fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'gone', client_id: clientId, client_secret: secret }) });
     for (let i = 0; i < CLIENT_AUTH_THROTTLE.limit; i++) expect((await refresh(careless.clientId, 'wrong')).status).toBe(401);
-    expect((await refresh(careless.clientId, careless.clientSecret)).status).toBe(429);
+    const locked = await refresh(careless.clientId, careless.clientSecret);
+    expect([locked.status, await locked.json(), locked.headers.get('retry-after')]).toEqual([429, { error: 'invalid_request', error_description: 'Too many failed client authentications; try again later' }, String(CLIENT_AUTH_THROTTLE.windowSeconds)]);
     // The other service authenticates: what it is told is about its refresh token.
     expect(await (await refresh(other.clientId, other.clientSecret)).json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('keeps a client_id longer than any issued in the throttle by its hash: a long one makes no long key', async () => {
+    const ids = { longestKept: 'k'.repeat(64), hashed: 'h'.repeat(65), huge: 'z'.repeat(8000) };
+    for (const clientId of Object.values(ids)) {
+      const answer = await fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'wrong' }) });
+      expect(answer.status).toBe(401);
+    }
+    const keptAs = async (kept: string) => (await f.t.db.selectFrom('throttle').select('failures').where('key', 'like', `client-auth:%:client:${kept}`).execute()).map(({ failures }) => failures);
+    expect({ longestKept: await keptAs(ids.longestKept), hashed: await keptAs(hashToken(ids.hashed)), huge: await keptAs(hashToken(ids.huge)) }).toEqual({ longestKept: [1], hashed: [1], huge: [1] });
   });
 
   it("a service's token is no key to another user's or service's data", async () => {

@@ -143,6 +143,20 @@ it("neither counts nor logs as a guess a disabled service's right secret, which 
   expect(await fail2banAddresses()).toEqual([]);
 });
 
+it('neither counts nor logs as a guess a request whose client authentication is malformed, not wrong (its secret sent both ways)', async () => {
+  // A service so misconfigured is told why, again and again; fail2ban must not ban the address
+  // its host's other services share for it.
+  const basic = `Basic ${Buffer.from('grafana:the-secret').toString('base64')}`;
+  const rawBody = 'grant_type=client_credentials&client_id=grafana&client_secret=the-secret';
+  for (let i = 0; i <= CLIENT_AUTH_THROTTLE.limit; i++) {
+    const answer = await call(t.app, 'POST', '/api/v1/oauth/token', { headers: { ...from('192.0.2.8'), authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, rawBody });
+    expect([answer.status, answer.body]).toEqual([400, { error: 'invalid_request', error_description: 'Use one client authentication method, not two' }]);
+  }
+  expect(await t.db.selectFrom('throttle').select('key').where('key', 'like', 'client-auth:%').execute()).toEqual([]);
+  expect(refusals()).toEqual([]);
+  expect(await fail2banAddresses()).toEqual([]);
+});
+
 it('logs refused client authentication at the token endpoint, throttled or not, and fail2ban reads it', async () => {
   const token = (ip: string) => call(t.app, 'POST', '/api/v1/oauth/token', { headers: { ...from(ip), 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'grant_type=client_credentials&client_id=grafana&client_secret=guessed-secret' });
   for (let i = 0; i < CLIENT_AUTH_THROTTLE.limit; i++) expect((await token('192.0.2.9')).status).toBe(401);
