@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMailer, type Mail, type Mailer } from '../../server/mail/mailer';
+import { EmailCodes } from '../../server/verification/email-codes';
+import { holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -73,6 +75,27 @@ describe('the one-a-minute limit on codes', () => {
     mailer.down = true;
     return { mailer, user, first };
   }
+
+  it('lets one of two requests that both found no code sent in the last minute mail one (two replicas, or a pool of connections)', async () => {
+    const smtp = await startSmtpSink();
+    cleanups.push(smtp.close);
+    t = await startTestApp({ SMTP_URL: smtp.url });
+    const user = await registerAndLogin(t.app);
+    // Each is held once it has found no code sent in the last minute, just before it takes the
+    // minute's slot, until both are: only taking the slot tells them apart.
+    const codes = EmailCodes.prototype as unknown as { claim(userId: string, now: number): Promise<boolean> };
+    const first = holdTheNextCallBeforeItRuns(codes, 'claim');
+    const firstAnswer = sendCode(user.access);
+    await first.held;
+    const second = holdTheNextCallBeforeItRuns(codes, 'claim');
+    const secondAnswer = sendCode(user.access);
+    await second.held;
+    first.release();
+    second.release();
+    const answers = await Promise.all([firstAnswer, secondAnswer]);
+    expect(answers.map((answer) => [answer.status, answer.body.error]).sort()).toEqual([[200, undefined], [429, WAIT_A_MINUTE]]);
+    expect(smtp.mails.filter((mail) => mail.to.includes(user.email))).toHaveLength(1);
+  });
 
   it("a code mailed while the server's clock ran fast does not hold the next one back for hours", async () => {
     const mailer = switchableMailer();

@@ -9,8 +9,9 @@ import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-r
 import { FailureThrottle } from '../../server/throttle/failure-throttle';
 import { CODES_SENT, EmailCodes } from '../../server/verification/email-codes';
 import { jpegWithGps, pngClaiming, pngOf } from '../support/images';
+import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, capturedLog, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -65,6 +66,23 @@ describe('email verification', () => {
     expect(answers.map((answer) => [answer.status, answer.body.email_verified])).toEqual([[200, true], [200, true]]);
     const resend = await sendCode(user.access);
     expect([resend.status, resend.body.error]).toEqual([409, 'Your email is already verified']);
+  });
+
+  it('a double submit whose halves both found the email unverified: the one that finds its code used up is told it is verified', async () => {
+    const user = await registerAndLogin(t.app);
+    await sendCode(user.access);
+    const code = codeIn(mailTo(user.email).raw);
+    // Each half is held once it has found the email unverified, until both have.
+    const first = holdTheNextCallAfterItsAnswer(FailureThrottle.prototype, 'check');
+    const firstAnswer = confirm(user.access, code);
+    await first.held;
+    const second = holdTheNextCallAfterItsAnswer(FailureThrottle.prototype, 'check');
+    const secondAnswer = confirm(user.access, code);
+    await second.held;
+    first.release();
+    second.release();
+    const answers = await Promise.all([firstAnswer, secondAnswer]);
+    expect(answers.map((answer) => [answer.status, answer.body.email_verified])).toEqual([[200, true], [200, true]]);
   });
 
   it('kills the code after 5 wrong tries: the 6th fails even when right', async () => {
@@ -146,23 +164,28 @@ describe('email verification', () => {
 
   it('says so when the mail cannot be sent, and issues no code', async () => {
     await t.close();
-    t = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' });
+    const log = capturedLog();
+    t = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' }, { logger: log.logger });
     const user = await registerAndLogin(t.app);
     const answer = await sendCode(user.access);
     expect(answer.status).toBe(503);
     expect(answer.body.error).toMatch(/could not be sent/);
     expect(await t.db.selectFrom('email_otps').selectAll().execute()).toEqual([]);
+    expect(log.entries().filter((entry) => entry.msg === 'the verification mail could not be sent')).toEqual([expect.objectContaining({ userId: user.id, err: expect.objectContaining({ message: expect.stringContaining('ECONNREFUSED') }) })]);
   });
 
-  it('writes the mail to DATA_DIR/outbox when no SMTP_URL is set', async () => {
+  it('writes the mail to DATA_DIR/outbox when no SMTP_URL is set, and prints the code in the log (README)', async () => {
     await t.close();
-    t = await startTestApp();
+    const log = capturedLog();
+    t = await startTestApp({}, { logger: log.logger });
     const user = await registerAndLogin(t.app);
     expect((await sendCode(user.access)).status).toBe(200);
     const outbox = path.join(t.database.dataDir, 'outbox');
     const files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);
     const code = codeIn(readFileSync(path.join(outbox, files[0]!), 'utf8'));
+    const printed = log.entries().filter((entry) => entry.msg.startsWith('no SMTP_URL'));
+    expect(printed).toEqual([expect.objectContaining({ msg: `no SMTP_URL: verification code ${code} for ${user.email} written to the outbox`, userId: user.id, file: path.join(outbox, files[0]!) })]);
     expect((await confirm(user.access, code)).body.email_verified).toBe(true);
   });
 });

@@ -17,6 +17,17 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
+export type LogEntry = { msg: string; err?: { message: string }; [field: string]: unknown };
+
+/** A logger for `startTestApp` that keeps what the app logs, to check what an operator reads. */
+export function capturedLog() {
+  const lines: string[] = [];
+  return {
+    logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+    entries: () => lines.map((line) => JSON.parse(line) as LogEntry),
+  };
+}
+
 /** A whole app on its own fresh database, with a clock the test controls. */
 export async function startTestApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'refreshGraceSeconds' | 'logger' | 'mailer' | 'requestTimeoutMs' | 'resetMailDelayMs'> = {}): Promise<TestApp> {
   // A copy of the project's template (template-database.ts), or on PostgreSQL one an earlier test
