@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { hashRecoveryCode } from '../../server/two-step/recovery-codes';
 import { resetLinkFor } from '../e2e/support/api';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { startSmtpSink } from '../support/smtp-sink';
-import { call, proveEmail, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type TestApp } from '../support/test-app';
+import { call, capturedLog, proveEmail, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type TestApp } from '../support/test-app';
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -70,6 +71,29 @@ describe('password reset by mail', () => {
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('This link has expired or was already used. Ask for a new one.');
     expect((await login(user.email, 'Reset-and-go1')).status).toBe(200);
+  });
+
+  it('answers as usual when the relay is down, and logs that the link could not be sent, and whose it was', async () => {
+    await t.close();
+    const log = capturedLog();
+    t = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' }, { logger: log.logger });
+    const user = await registerAndLogin(t.app);
+    expect((await ask(user.email)).status).toBe(200);
+    await t.app.services.background.drain();
+    expect(log.entries().filter((entry) => entry.msg === 'the password reset mail could not be sent')).toEqual([expect.objectContaining({ userId: user.id, err: expect.objectContaining({ message: expect.stringContaining('ECONNREFUSED') }) })]);
+  });
+
+  it('without SMTP_URL, writes the link to the outbox and names the file in the log', async () => {
+    await t.close();
+    const log = capturedLog();
+    t = await startTestApp({}, { logger: log.logger });
+    const user = await registerAndLogin(t.app);
+    expect((await ask(user.email)).status).toBe(200);
+    await t.app.services.background.drain();
+    const outbox = path.join(t.database.dataDir, 'outbox');
+    const [file, ...others] = readdirSync(outbox);
+    expect([readFileSync(path.join(outbox, file!), 'utf8'), others]).toEqual([expect.stringContaining('Subject: Set a new Home Guard password'), []]);
+    expect(log.entries().filter((entry) => entry.msg.startsWith('no SMTP_URL'))).toEqual([expect.objectContaining({ msg: 'no SMTP_URL: the password reset mail was written to the outbox', userId: user.id, file: path.join(outbox, file!) })]);
   });
 
   it('answers an unknown address exactly as a known one, and mails nothing', async () => {

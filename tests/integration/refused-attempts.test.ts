@@ -10,7 +10,7 @@ import { REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
 import { LOGIN_THROTTLE, SECOND_STEP_THROTTLE } from '../../server/accounts/sign-in';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type TestApp } from '../support/test-app';
+import { call, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type LogEntry, type TestApp } from '../support/test-app';
 
 // The filter README's "Banning addresses that guess" tells people to install.
 const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
@@ -27,7 +27,6 @@ afterEach(async () => t.close());
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const signIn = (ip: string, body: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body, headers: from(ip) });
-type LogEntry = { msg: string; err?: { message: string }; [field: string]: unknown };
 const logEntries = () => lines.map((line) => JSON.parse(line) as LogEntry);
 const refusals = () => logEntries().filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
 
