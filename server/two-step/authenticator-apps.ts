@@ -136,14 +136,13 @@ export class AuthenticatorApps {
       return 'wrong';
     }
     if (step <= Number(app.last_used_step)) return 'reused';
-    // Conditional, so of two sign-ins racing with one code only one gets it.
-    const used = await this.db
-      .updateTable('authenticator_apps')
-      .set({ last_used_step: step })
-      .where('user_id', '=', person.id)
-      .where('last_used_step', '<', step)
-      .executeTakeFirst();
-    return used.numUpdatedRows === 1n ? 'accepted' : 'reused';
+    return (await this.useStep(person.id, step)) ? 'accepted' : 'reused';
+  }
+
+  /** Conditional, so of two sign-ins racing with one code only one gets it. */
+  private async useStep(userId: string, step: number): Promise<boolean> {
+    const used = await this.db.updateTable('authenticator_apps').set({ last_used_step: step }).where('user_id', '=', userId).where('last_used_step', '<', step).executeTakeFirst();
+    return used.numUpdatedRows === 1n;
   }
 
   /** A home server without NTP refuses every code: the operator is told what the person cannot see. */

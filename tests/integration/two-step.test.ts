@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuthenticatorApps } from '../../server/two-step/authenticator-apps';
 import { totpCode, totpStep } from '../../server/two-step/totp';
+import { holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { startSmtpSink } from '../support/smtp-sink';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -70,6 +72,37 @@ describe('two-step sign-in', () => {
     expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: signedIn.body.access })).status).toBe(200);
     const replay = await login(user.email, user.password, codeFor(secret, 1));
     expect([replay.status, replay.body.error], 'a code works once').toEqual([401, 'This code was already used; wait for the next one']);
+  });
+
+  it('lets one of two sign-ins sent at once with the same code in, and tells the other it was used (RFC 6238 §5.2)', async () => {
+    const user = await registerAndLogin(t.app);
+    const secret = await turnOn(user);
+    // Each is held once it has found the code right and unused, just before it uses it up, until
+    // both are: only using it up tells them apart.
+    const apps = AuthenticatorApps.prototype as unknown as { useStep(userId: string, step: number): Promise<boolean> };
+    const first = holdTheNextCallBeforeItRuns(apps, 'useStep');
+    const firstAnswer = login(user.email, user.password, codeFor(secret, 1));
+    await first.held;
+    const second = holdTheNextCallBeforeItRuns(apps, 'useStep');
+    const secondAnswer = login(user.email, user.password, codeFor(secret, 1));
+    await second.held;
+    first.release();
+    second.release();
+    const answers = await Promise.all([firstAnswer, secondAnswer]);
+    expect(answers.map((answer) => [answer.status, answer.body.error]).sort()).toEqual([[200, undefined], [401, 'This code was already used; wait for the next one']]);
+  });
+
+  it('keeps the app it is on with when a new setup is turned on: already on, and the app and recovery codes unchanged', async () => {
+    const user = await registerAndLogin(t.app);
+    const recoveryCodes: string[] = [];
+    const secret = await turnOn(user, recoveryCodes);
+    const newSetup = await call(t.app, 'POST', '/api/v1/auth/two-step/setup', { token: user.access });
+    const newSecret = newSetup.body.secret as string;
+    const again = await call(t.app, 'PUT', '/api/v1/auth/two-step', { token: user.access, body: { secret: newSecret, code: codeFor(newSecret), current_password: user.password } });
+    expect([again.status, again.body.error, again.body.recovery_codes]).toEqual([409, 'Two-step sign-in is already on', undefined]);
+    expect((await login(user.email, user.password, codeFor(newSecret, 1))).status, "the new setup's app signs in nobody").toBe(401);
+    expect((await login(user.email, user.password, codeFor(secret, 1))).status).toBe(200);
+    expect((await login(user.email, user.password, recoveryCodes[0])).status).toBe(200);
   });
 
   it("tells the operator when refused codes were made minutes off the server's clock, as a server without NTP refuses every code", async () => {
