@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMailer, type Mail, type Mailer } from '../../server/mail/mailer';
 import { EmailCodes } from '../../server/verification/email-codes';
-import { holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
+import { holdTheNextCallBeforeItRuns, meetingAt } from '../support/hold-a-call';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -84,15 +84,7 @@ describe('the one-a-minute limit on codes', () => {
     // Each is held once it has found no code sent in the last minute, just before it takes the
     // minute's slot, until both are: only taking the slot tells them apart.
     const codes = EmailCodes.prototype as unknown as { claim(userId: string, now: number): Promise<boolean> };
-    const first = holdTheNextCallBeforeItRuns(codes, 'claim');
-    const firstAnswer = sendCode(user.access);
-    await first.held;
-    const second = holdTheNextCallBeforeItRuns(codes, 'claim');
-    const secondAnswer = sendCode(user.access);
-    await second.held;
-    first.release();
-    second.release();
-    const answers = await Promise.all([firstAnswer, secondAnswer]);
+    const answers = await meetingAt(() => holdTheNextCallBeforeItRuns(codes, 'claim'), [() => sendCode(user.access), () => sendCode(user.access)]);
     expect(answers.map((answer) => [answer.status, answer.body.error]).sort()).toEqual([[200, undefined], [429, WAIT_A_MINUTE]]);
     expect(smtp.mails.filter((mail) => mail.to.includes(user.email))).toHaveLength(1);
   });

@@ -172,7 +172,7 @@ it('has an attempt past the limit only with one being judged wait for it, and le
 it('refuses the attempts waiting for a judgement that is a failure, each refused one waking the next, and one refused at once wakes none', async () => {
   const turns = new WatchedTurns();
   const throttle = new FailureThrottle(t.db, () => t.app.services.clock(), turns);
-  const [rule, busyAddress] = [{ limit: 1, windowSeconds: 60 }, { limit: 2, windowSeconds: 60 }];
+  const [rule, usedUpAddress] = [{ limit: 1, windowSeconds: 60 }, { limit: 2, windowSeconds: 60 }];
   const [judging, hashed] = [signal(), signal()];
   const refused: string[] = [];
   const wrongGuess = throttle.judge([['account', rule]], async () => {
@@ -185,9 +185,9 @@ it('refuses the attempts waiting for a judgement that is a failure, each refused
   await turns.waited(2);
 
   // Past the limit of a key nobody is judging: refused at once, the two waiting are left waiting.
-  await throttle.recordFailure([['address', busyAddress]]);
-  await throttle.recordFailure([['address', busyAddress]]);
-  expect(await outcome(throttle.judge([['account', { limit: 5, windowSeconds: 60 }], ['address', busyAddress]], async () => 'in', () => refused.push('other address')))).toBe(429);
+  await throttle.recordFailure([['address', usedUpAddress]]);
+  await throttle.recordFailure([['address', usedUpAddress]]);
+  expect(await outcome(throttle.judge([['account', { limit: 5, windowSeconds: 60 }], ['address', usedUpAddress]], async () => 'in', () => refused.push('other address')))).toBe(429);
 
   hashed.give();
   expect(await wrongGuess).toBe('wrong password');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthenticatorApps } from '../../server/two-step/authenticator-apps';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
+import { holdTheNextCallBeforeItRuns, meetingAt } from '../support/hold-a-call';
 import { startSmtpSink } from '../support/smtp-sink';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -80,15 +80,8 @@ describe('two-step sign-in', () => {
     // Each is held once it has found the code right and unused, just before it uses it up, until
     // both are: only using it up tells them apart.
     const apps = AuthenticatorApps.prototype as unknown as { useStep(userId: string, step: number): Promise<boolean> };
-    const first = holdTheNextCallBeforeItRuns(apps, 'useStep');
-    const firstAnswer = login(user.email, user.password, codeFor(secret, 1));
-    await first.held;
-    const second = holdTheNextCallBeforeItRuns(apps, 'useStep');
-    const secondAnswer = login(user.email, user.password, codeFor(secret, 1));
-    await second.held;
-    first.release();
-    second.release();
-    const answers = await Promise.all([firstAnswer, secondAnswer]);
+    const signIn = () => login(user.email, user.password, codeFor(secret, 1));
+    const answers = await meetingAt(() => holdTheNextCallBeforeItRuns(apps, 'useStep'), [signIn, signIn]);
     expect(answers.map((answer) => [answer.status, answer.body.error]).sort()).toEqual([[200, undefined], [401, 'This code was already used; wait for the next one']]);
   });
 

@@ -9,7 +9,7 @@ import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-r
 import { FailureThrottle } from '../../server/throttle/failure-throttle';
 import { CODES_SENT, EmailCodes } from '../../server/verification/email-codes';
 import { jpegWithGps, pngClaiming, pngOf } from '../support/images';
-import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
+import { holdTheNextCallAfterItsAnswer, meetingAt } from '../support/hold-a-call';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { call, capturedLog, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
@@ -73,15 +73,7 @@ describe('email verification', () => {
     await sendCode(user.access);
     const code = codeIn(mailTo(user.email).raw);
     // Each half is held once it has found the email unverified, until both have.
-    const first = holdTheNextCallAfterItsAnswer(FailureThrottle.prototype, 'check');
-    const firstAnswer = confirm(user.access, code);
-    await first.held;
-    const second = holdTheNextCallAfterItsAnswer(FailureThrottle.prototype, 'check');
-    const secondAnswer = confirm(user.access, code);
-    await second.held;
-    first.release();
-    second.release();
-    const answers = await Promise.all([firstAnswer, secondAnswer]);
+    const answers = await meetingAt(() => holdTheNextCallAfterItsAnswer(FailureThrottle.prototype, 'check'), [() => confirm(user.access, code), () => confirm(user.access, code)]);
     expect(answers.map((answer) => [answer.status, answer.body.email_verified])).toEqual([[200, true], [200, true]]);
   });
 

@@ -28,3 +28,19 @@ function holdTheNextCall(prototype: object, method: string, when: 'before' | 'af
   });
   return { held, release };
 }
+
+/**
+ * Sends the requests one by one, each once the one before is held by a fresh `hold`, then releases
+ * them all at once: they meet at the held call (both found a code unused, say). Answers their answers.
+ */
+export async function meetingAt<T>(hold: () => { held: Promise<void>; release: () => void }, requests: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const [answers, holds] = [[] as Array<Promise<T>>, [] as Array<{ release: () => void }>];
+  for (const request of requests) {
+    const held = hold();
+    answers.push(request());
+    await held.held;
+    holds.push(held);
+  }
+  for (const held of holds) held.release();
+  return Promise.all(answers);
+}
