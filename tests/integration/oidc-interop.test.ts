@@ -164,6 +164,11 @@ describe('a real relying party (openid-client)', () => {
     }
     const jwks = (await oidcJson(f.issuer, 'GET', '/.well-known/jwks.json')).body;
     expect(jwks.keys.map((k: { alg: string }) => k.alg).sort()).toEqual(['ES256', 'RS256']);
-    expect(jwks.keys.every((k: { kid?: string; d?: string }) => k.kid && k.d === undefined)).toBe(true);
+    // Public halves only, each marked for signatures (RFC 7517 §4.2), as relying parties that pick keys by use expect.
+    const fields = Object.fromEntries(jwks.keys.map((k: Record<string, string>) => [k.alg, { use: k.use, kid: typeof k.kid, fields: Object.keys(k).sort() }]));
+    expect(fields).toEqual({
+      ES256: { use: 'sig', kid: 'string', fields: ['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y'] },
+      RS256: { use: 'sig', kid: 'string', fields: ['alg', 'e', 'kid', 'kty', 'n', 'use'] },
+    });
   });
 });
