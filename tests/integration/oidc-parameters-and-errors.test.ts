@@ -104,7 +104,7 @@ describe('userinfo refusals carry their challenge (RFC 6750 §3), which browser 
     expect([bad.status, bad.headers.get('www-authenticate'), bad.headers.get('access-control-expose-headers')]).toEqual([401, 'Bearer error="invalid_token"', 'WWW-Authenticate']);
   });
 
-  it('a request with no token, or only another scheme\'s, is asked for a Bearer token without an error code (RFC 6750 §3.1)', async () => {
+  it('a request with no token, or only another scheme\'s, is challenged for a Bearer token, the challenge naming no error (RFC 6750 §3.1)', async () => {
     const asked = { status: 401, error: 'invalid_token', challenge: 'Bearer' };
     for (const [name, sent] of [
       ['none', fetch(`${f.issuer}/api/v1/oauth/userinfo`)],

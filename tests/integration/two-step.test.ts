@@ -85,7 +85,7 @@ describe('two-step sign-in', () => {
     expect(answers.map((answer) => [answer.status, answer.body.error]).sort()).toEqual([[200, undefined], [401, 'This code was already used; wait for the next one']]);
   });
 
-  it('keeps the app it is on with when a new setup is turned on: already on, and the app and recovery codes unchanged', async () => {
+  it('refuses to turn on a new setup while it is on: the app and the recovery codes stay as they were', async () => {
     const user = await registerAndLogin(t.app);
     const recoveryCodes: string[] = [];
     const secret = await turnOn(user, recoveryCodes);

@@ -72,7 +72,7 @@ describe('email verification', () => {
     const user = await registerAndLogin(t.app);
     await sendCode(user.access);
     const code = codeIn(mailTo(user.email).raw);
-    // Each half is held once it has found the email unverified, until both have.
+    // Each half is held once it has found the email unverified and its guesses not used up, until both are.
     const answers = await meetingAt(() => holdTheNextCallAfterItsAnswer(FailureThrottle.prototype, 'check'), [() => confirm(user.access, code), () => confirm(user.access, code)]);
     expect(answers.map((answer) => [answer.status, answer.body.email_verified])).toEqual([[200, true], [200, true]]);
   });

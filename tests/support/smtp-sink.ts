@@ -9,6 +9,8 @@ export type SmtpSink = {
   textsTo(email: string): string[];
   /** Their subjects. */
   subjectsTo(email: string): string[];
+  /** While true, every recipient is refused with a temporary failure (451), as a relay that is down or full answers. */
+  refusing: boolean;
   close(): Promise<void>;
 };
 
@@ -19,12 +21,16 @@ export type SmtpSink = {
  */
 export async function startSmtpSink(options: { acceptAfterMs?: number; greetAfterMs?: number; host?: string } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
+  const state = { refusing: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onConnect(_session, callback) {
       setTimeout(callback, options.greetAfterMs ?? 0);
+    },
+    onRcptTo(_address, _session, callback) {
+      callback(state.refusing ? Object.assign(new Error('the relay is down'), { responseCode: 451 }) : undefined);
     },
     onData(stream, session, callback) {
       let raw = '';
@@ -40,13 +46,13 @@ export async function startSmtpSink(options: { acceptAfterMs?: number; greetAfte
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.server.address() as { port: number };
   const textsTo = (email: string) => mails.filter((mail) => mail.to.includes(email)).map((mail) => mail.raw.replace(/=\r?\n/g, ''));
-  return {
+  return Object.assign(state, {
     url: `smtp://${host}:${port}`,
     mails,
     textsTo,
-    subjectsTo: (email) => textsTo(email).map((raw) => /^Subject: (.+)$/m.exec(raw)![1]!),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    subjectsTo: (email: string) => textsTo(email).map((raw) => /^Subject: (.+)$/m.exec(raw)![1]!),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }
 
 /** The 6-digit code in a verification mail. */
