@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { UserSessionsService } from '../../server/sessions/user-sessions-service';
 import { AuthenticatorApps } from '../../server/two-step/authenticator-apps';
-import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { totpCode, totpStep } from '../../server/two-step/totp';
+import { holdTheNextCallAfterItsAnswer, holdTheNextCallBeforeItRuns, meetingAt } from '../support/hold-a-call';
+import { call, registerAndLogin, startTestApp, turnOnTwoStep, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -65,4 +66,16 @@ it('a sign-in whose account an administrator deleted just after its session open
   release();
   expect(await signIn).toMatchObject({ status: 401, body: { error: 'Invalid email or password' } });
   expect(await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+});
+
+it('lets one of two sign-ins sent at once with the same authenticator code in, and tells the other it was used (RFC 6238 §5.2)', async () => {
+  const user = await registerAndLogin(t.app);
+  const { secret } = await turnOnTwoStep(t, user);
+  const nextCode = totpCode(secret, totpStep(t.app.services.clock()) + 1); // the one that turned it on is used
+  // Each is held once it has found the code right and unused, just before it uses it up, until
+  // both are: only using it up tells them apart.
+  const apps = AuthenticatorApps.prototype as unknown as { useStep(userId: string, step: number): Promise<boolean> };
+  const signIn = () => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password, code: nextCode } });
+  const answers = await meetingAt(() => holdTheNextCallBeforeItRuns(apps, 'useStep'), [signIn, signIn]);
+  expect(answers.map((answer) => [answer.status, answer.body.error]).sort()).toEqual([[200, undefined], [401, 'This code was already used; wait for the next one']]);
 });
