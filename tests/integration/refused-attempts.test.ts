@@ -10,16 +10,16 @@ import { REGISTER_THROTTLE } from '../../server/accounts/accounts-service';
 import { LOGIN_THROTTLE, SECOND_STEP_THROTTLE } from '../../server/accounts/sign-in';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { call, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type LogEntry, type TestApp } from '../support/test-app';
+import { call, capturedLog, registerAndLogin, startTestApp, turnOnTwoStep, validRegistration, type TestApp } from '../support/test-app';
 
 // The filter README's "Banning addresses that guess" tells people to install.
 const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
 
 let t: TestApp;
-const lines: string[] = [];
+let log: ReturnType<typeof capturedLog>;
 const start = async (trustProxy: string) => {
-  lines.length = 0;
-  t = await startTestApp({ TRUST_PROXY: trustProxy }, { logger: { level: 'info', stream: { write: (line) => lines.push(line) } } });
+  log = capturedLog();
+  t = await startTestApp({ TRUST_PROXY: trustProxy }, { logger: log.logger });
 };
 // Behind a trusted proxy, so each attempt can come from an address of its own.
 beforeEach(async () => start('true'));
@@ -27,8 +27,7 @@ afterEach(async () => t.close());
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const signIn = (ip: string, body: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body, headers: from(ip) });
-const logEntries = () => lines.map((line) => JSON.parse(line) as LogEntry);
-const refusals = () => logEntries().filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
+const refusals = () => log.entries().filter((entry) => entry.msg === REFUSED_ATTEMPT_MESSAGE);
 
 /** Runs `work` in a fresh directory, removed afterwards. */
 async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
@@ -44,7 +43,7 @@ async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
 const fail2banAddresses = () =>
   inTempDir(async (dir) => {
     const file = path.join(dir, 'home-guard.log');
-    await writeFile(file, lines.join(''));
+    await writeFile(file, log.text());
     const { stdout } = await promisify(execFile)('fail2ban-regex', ['-o', 'ip', file, FILTER]);
     return stdout.split('\n').filter(Boolean);
   });
@@ -80,8 +79,7 @@ it('logs every refused sign-in with its address and reason, which fail2ban reads
   ]);
   expect(refusals().every((entry) => entry.level === 40)).toBe(true); // warn: kept at LOG_LEVEL=warn too
   // Nothing a person typed is written: not the password, the code or the email tried.
-  const log = lines.join('');
-  for (const typed of ['Wrong-pass1', 'Typed-here1', 'nobody@example.com', 'target@example.com', 'Guess-0-pass', ada.password, bob.password, ada.email]) expect(log).not.toContain(typed);
+  for (const typed of ['Wrong-pass1', 'Typed-here1', 'nobody@example.com', 'target@example.com', 'Guess-0-pass', ada.password, bob.password, ada.email]) expect(log.text()).not.toContain(typed);
 
   expect(await fail2banAddresses()).toEqual(refusals().map((entry) => entry.ip));
 });
@@ -98,7 +96,7 @@ it("logs a sign-in refused for the day's refused second steps as throttled, and 
     if (i % 4 === 0) t.advance(61_000); // within LOGIN_THROTTLE's five a minute
   }
   t.advance(31_000); // past the time step whose codes turned two-step on
-  lines.length = 0;
+  log.forget();
   expect((await signIn('203.0.113.7', { email: ada.email, password: ada.password, code: codeFor(ada.secret) })).status).toBe(429);
   expect((await signIn('203.0.113.8', { email: bob.email, password: bob.password, code: codeFor(bob.secret) })).status).toBe(200);
   expect(refusals().map(({ attempt, reason, ip, userId }) => ({ attempt, reason, ip, userId }))).toEqual([{ attempt: 'sign-in', reason: 'throttled', ip: '203.0.113.7', userId: ada.id }]);
@@ -124,7 +122,7 @@ it('refuses a wrong password all the same when the database will not take its au
   } finally {
     await refusing.off.execute(t.db); // the database may be another test's next
   }
-  expect(logEntries().filter((entry) => entry.msg === 'a refused sign-in could not be recorded').map((entry) => entry.err?.message)).toEqual([expect.stringContaining('disk full')]);
+  expect(log.entries().filter((entry) => entry.msg === 'a refused sign-in could not be recorded').map((entry) => entry.err?.message)).toEqual([expect.stringContaining('disk full')]);
   expect(await fail2banAddresses()).toEqual(['203.0.113.9']);
 });
 
@@ -166,7 +164,7 @@ it('logs refused client authentication at the token endpoint, throttled or not, 
     Array.from({ length: CLIENT_AUTH_THROTTLE.limit }, () => ({ attempt: 'client-authentication', reason: 'wrong-credentials', ip: '192.0.2.9', detail: 'Client authentication failed' })),
   );
   expect(entries.at(-1)).toMatchObject({ attempt: 'client-authentication', reason: 'throttled', ip: '192.0.2.9' });
-  expect(lines.join('')).not.toContain('guessed-secret');
+  expect(log.text()).not.toContain('guessed-secret');
   expect(await fail2banAddresses()).toEqual(entries.map(() => '192.0.2.9'));
 });
 
@@ -180,7 +178,7 @@ it('logs a wrong current password, asked for before a password change, and the t
     ...Array.from({ length: LOGIN_THROTTLE.account.limit }, () => ({ attempt: 'password-check', reason: 'wrong-password', ip: '203.0.113.8', userId: ada.id })),
     { attempt: 'password-check', reason: 'throttled', ip: '203.0.113.8', userId: ada.id },
   ]);
-  expect(lines.join('')).not.toContain('Not-it-1');
+  expect(log.text()).not.toContain('Not-it-1');
   expect(await fail2banAddresses()).toEqual(refusals().map(() => '203.0.113.8'));
 });
 
@@ -197,14 +195,14 @@ it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trus
     await start(trust);
     const user = await registerAndLogin(t.app, {}, from(client));
     await signIn(client, { email: user.email, password: 'Wrong-pass1' });
-    const proxyWarnings = logEntries().filter((entry) => entry.msg.includes('X-Forwarded-For'));
+    const proxyWarnings = log.entries().filter((entry) => entry.msg.includes('X-Forwarded-For'));
     expect(proxyWarnings.map((entry) => /, but (.*?): /.exec(entry.msg)?.[1]), `TRUST_PROXY=${trust}`).toEqual(warnings);
     expect(refusals().map((entry) => entry.ip)).toEqual([loggedIp]);
   }
 });
 
 it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addressed to, whose issuer services would be given', async () => {
-  const hostWarnings = () => logEntries().filter((entry) => entry.msg.includes('but PUBLIC_URL is'));
+  const hostWarnings = () => log.entries().filter((entry) => entry.msg.includes('but PUBLIC_URL is'));
   const user = await registerAndLogin(t.app, {}, { host: '127.0.0.1:8080' });
   const signInAt = (headers: Record<string, string>) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers });
   await signInAt({ host: '127.0.0.1:8080' });
@@ -258,6 +256,6 @@ it('logs registrations refused to an address that kept trying taken emails, and 
   expect((await register()).status).toBe(429);
 
   expect(refusals().map(({ attempt, reason, ip }) => ({ attempt, reason, ip }))).toEqual([{ attempt: 'registration', reason: 'throttled', ip: '203.0.113.9' }]);
-  expect(lines.join('')).not.toContain(taken.email);
+  expect(log.text()).not.toContain(taken.email);
   expect(await fail2banAddresses()).toEqual(['203.0.113.9']);
 });

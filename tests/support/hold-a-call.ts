@@ -6,25 +6,36 @@ import { vi } from 'vitest';
  * else. Calls after it run as usual.
  */
 export function holdTheNextCallAfterItsAnswer<T extends object, K extends keyof T & string>(prototype: T, method: K) {
-  return holdTheNextCall(prototype, method, 'after');
+  return holdTheNextCall(prototype, method, async (original, wait) => {
+    const answer = await original();
+    await wait();
+    return answer;
+  });
 }
 
 /** Holds the next call of a method before the real method runs, until `release` is called: requests made to meet at a write. */
 export function holdTheNextCallBeforeItRuns<T extends object, K extends keyof T & string>(prototype: T, method: K) {
-  return holdTheNextCall(prototype, method, 'before');
+  return holdTheNextCall(prototype, method, async (original, wait) => {
+    await wait();
+    return original();
+  });
 }
 
-function holdTheNextCall(prototype: object, method: string, when: 'before' | 'after') {
+/** The method's next call goes through `run`, which calls the real method and `wait`s for `release` where the mode says. */
+function holdTheNextCall(prototype: object, method: string, run: (original: () => Promise<unknown>, wait: () => Promise<void>) => Promise<unknown>) {
   let [reached, release] = [() => {}, () => {}];
   const [held, gate] = [new Promise<void>((resolve) => (reached = resolve)), new Promise<void>((resolve) => (release = resolve))];
   const methods = prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const original = methods[method]!;
-  const spy = vi.spyOn(methods, method).mockImplementation(async function (this: unknown, ...args: unknown[]) {
+  const spy = vi.spyOn(methods, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
     spy.mockRestore();
-    const answer = when === 'after' ? await original.apply(this, args) : undefined;
-    reached();
-    await gate;
-    return when === 'after' ? answer : original.apply(this, args);
+    return run(
+      () => original.apply(this, args),
+      () => {
+        reached();
+        return gate;
+      },
+    );
   });
   return { held, release };
 }

@@ -25,6 +25,10 @@ export function capturedLog() {
   return {
     logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
     entries: () => lines.map((line) => JSON.parse(line) as LogEntry),
+    /** The log as written, one JSON line per entry: what fail2ban reads, and where a secret must not be. */
+    text: () => lines.join(''),
+    /** Drops what was logged so far, to look at what comes next. */
+    forget: () => void lines.splice(0),
   };
 }
 
