@@ -29,8 +29,9 @@ export const redirectUriField = z
     try {
       const url = new URL(value);
       const allowed = url.protocol === 'https:' || url.protocol === 'http:' || PRIVATE_USE_SCHEME.test(value);
-      // No white space: the URL parser would drop or encode it, and the stored URI would never match.
-      return allowed && url.hash === '' && !/[#\s]/.test(value);
+      // No # even for an empty fragment, which the parser reads as none; no white space: the parser
+      // would drop or encode it, and the stored URI would never match.
+      return allowed && !/[#\s]/.test(value);
     } catch {
       return false;
     }
