@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashClientSecret } from '../../server/api-services/client-secrets';
+import { ApiServicesRepository } from '../../server/api-services/api-services-repository';
+import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -227,71 +227,57 @@ describe('API services (admin)', () => {
       expect(JSON.stringify(refused.body)).not.toContain('client_secret');
     }
     expect((await call(t.app, 'GET', `/api/v1/admin/api-services/${id}`, { token: admin.access })).body.is_active).toBe(true);
-    expect((await call(t.app, 'GET', '/api/v1/admin/api-services/unknown', { token: admin.access })).status).toBe(404);
+  });
+
+  it('answers 404 for a service that is not there, on every route, changing nothing', async () => {
+    const routes: Array<['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string, unknown]> = [
+      ['GET', '/api/v1/admin/api-services/unknown', undefined],
+      ['PUT', '/api/v1/admin/api-services/unknown', input()],
+      ['PATCH', '/api/v1/admin/api-services/toggle/unknown', {}],
+      ['POST', '/api/v1/admin/api-services/unknown/credentials', {}],
+      ['DELETE', '/api/v1/admin/api-services/unknown', {}],
+      ['GET', '/api/v1/api-services/client/unknown', undefined],
+    ];
+    for (const [method, url, body] of routes) {
+      const answer = await api(method, url, body);
+      expect([answer.status, answer.body], `${method} ${url}`).toEqual([404, { error: 'API service not found' }]);
+    }
+    expect(await t.db.selectFrom('api_services').selectAll().execute()).toEqual([]);
   });
 });
 
-describe('a creation sent again with its Idempotency-Key (its answer lost on the way)', () => {
-  const create = (key: string | undefined, body = input()) =>
-    call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
-  const rows = () => t.db.selectFrom('api_services').select(['id', 'name', 'client_secret_hash']).execute();
-  const auditKinds = async () => (await t.db.selectFrom('audit_events').select('kind').where('kind', 'like', 'service-%').orderBy('at').execute()).map((event) => event.kind);
+describe('an edit that another change overtakes between its read and its write', () => {
+  const edit = (id: string, body: Record<string, unknown>) => api('PUT', `/api/v1/admin/api-services/${id}`, body);
+  /** Sends `first`, holds it once it has read the service, runs `meanwhile`, then lets it write. */
+  async function overtaken<T>(first: () => Promise<T>, meanwhile: () => Promise<unknown>): Promise<T> {
+    const { held, release } = holdTheNextCallAfterItsAnswer(ApiServicesRepository.prototype, 'findById');
+    const answer = first();
+    await held;
+    t.advance(1000);
+    await meanwhile();
+    release();
+    return answer;
+  }
 
-  it('gets the service it made, with a new secret (nobody saw the first), not a second service', async () => {
-    const key = randomUUID();
-    const first = await create(key);
-    const again = await create(key);
-    expect([first.status, again.status]).toEqual([200, 200]);
-    expect(again.body.id).toBe(first.body.id);
-    expect(again.body.credentials.client_id).toBe(first.body.credentials.client_id);
-    expect(again.body.credentials.client_secret).not.toBe(first.body.credentials.client_secret);
-    const stored = await rows();
-    expect(stored).toHaveLength(1);
-    expect(stored[0]!.client_secret_hash).toBe(hashClientSecret(again.body.credentials.client_secret));
-    expect(await auditKinds()).toEqual(['service-created', 'service-credentials-regenerated']);
+  it('is refused when sent with the version of its form, and the change that overtook it stays', async () => {
+    const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
+    const { edit_version } = (await api('GET', `/api/v1/admin/api-services/${id}`)).body;
+    const late = await overtaken(() => edit(id, input({ name: 'Grafana at home', edit_version })), () => edit(id, input({ require_two_step: true })));
+    expect([late.status, late.body.error]).toEqual([409, 'Another administrator changed this service since you opened it: reload it to see their changes, then edit again']);
+    expect((await api('GET', `/api/v1/admin/api-services/${id}`)).body).toMatchObject({ name: 'Grafana', require_two_step: true });
   });
 
-  it('makes one service of two sent at once', async () => {
-    const key = randomUUID();
-    const answers = await Promise.all([create(key), create(key)]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect(answers[1]!.body.id).toBe(answers[0]!.body.id);
-    expect(await rows()).toHaveLength(1);
+  it('is written when sent without a version, as a script sends it: the later write wins', async () => {
+    const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
+    const last = await overtaken(() => edit(id, input({ name: 'Grafana at home' })), () => edit(id, input({ name: 'Dashboards' })));
+    expect([last.status, last.body.name]).toEqual([200, 'Grafana at home']);
   });
 
-  it('is refused with other settings, or over an hour later, changing nothing; without a key each creation is its own', async () => {
-    const key = randomUUID();
-    const first = await create(key);
-    const refusal = 'The service sent with this Idempotency-Key was created already (over an hour ago, or with other settings): open it from the API Services list';
-    for (const other of [{ name: 'Immich' }, { redirect_uris: ['https://elsewhere.home.lan/cb'] }, { public_client: true }, { is_active: false }]) {
-      const changed = await create(key, input(other));
-      expect([changed.status, changed.body.error], JSON.stringify(other)).toEqual([409, refusal]);
-    }
-    t.advance(61 * 60_000);
-    admin.access = (await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: admin.email, password: admin.password } })).body.access; // the old one expired
-    const late = await create(key);
-    expect([late.status, late.body.error]).toEqual([409, refusal]);
-    expect(await rows()).toEqual([{ id: first.body.id, name: 'Grafana', client_secret_hash: hashClientSecret(first.body.credentials.client_secret) }]);
-
-    expect((await create(undefined)).status).toBe(200);
-    expect((await create(undefined)).status).toBe(200);
-    expect(await rows()).toHaveLength(3);
-  });
-
-  it('refuses a key that is not 16 to 100 letters, digits, - or _, creating nothing', async () => {
-    for (const key of ['short', 'x'.repeat(101), 'has spaces in it, sixteen+']) {
-      const refused = await create(key);
-      expect([refused.status, refused.body.error]).toEqual([400, 'Idempotency-Key: must be 16 to 100 letters, digits, - or _']);
-    }
-    expect(await rows()).toHaveLength(0);
-  });
-
-  it('answers a public client sent again with its client ID alone, as the first time', async () => {
-    const key = randomUUID();
-    const first = await create(key, input({ public_client: true }));
-    const again = await create(key, input({ public_client: true }));
-    expect(again.body).toEqual(first.body);
-    expect(again.body.credentials.client_secret).toBeNull();
-    expect(await auditKinds()).toEqual(['service-created']);
+  it('answers 404 when the service was deleted meanwhile', async () => {
+    const { id } = (await api('POST', '/api/v1/admin/api-services', input())).body;
+    const { edit_version } = (await api('GET', `/api/v1/admin/api-services/${id}`)).body;
+    const late = await overtaken(() => edit(id, input({ name: 'Grafana at home', edit_version })), () => api('DELETE', `/api/v1/admin/api-services/${id}`, {}));
+    expect([late.status, late.body]).toEqual([404, { error: 'API service not found' }]);
+    expect(await t.db.selectFrom('api_services').selectAll().execute()).toEqual([]);
   });
 });

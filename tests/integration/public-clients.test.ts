@@ -120,12 +120,35 @@ describe('public clients (mobile, desktop and single-page apps)', () => {
 });
 
 describe('making a service public or confidential (admin)', () => {
+  const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid', 'email', 'profile', 'offline_access'] };
+
+  it('keeps the secret, and the sessions given with it, through edits that leave the service confidential', async () => {
+    const service = await f.createService();
+    const config = await f.relyingParty(service);
+    const { tokens } = await f.signInToService(config);
+    const renamed = { ...edit, name: 'Grafana at home', post_logout_redirect_uris: ['http://127.0.0.1:9/signed-out'] };
+    expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, renamed)).body).toMatchObject({ name: 'Grafana at home', post_logout_redirect_uris: ['http://127.0.0.1:9/signed-out'] });
+    expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, { ...renamed, public_client: false })).body.public_client).toBe(false);
+    // Refreshed with the secret it was given when created.
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token!)).access_token).toEqual(expect.any(String));
+  });
+
+  it('logs an edit that turns a public client on and makes it confidential as both', async () => {
+    const service = await f.createService({ public_client: true, is_active: false });
+    expect((await admin('PUT', `/api/v1/admin/api-services/${service.id}`, { ...edit, is_active: true, public_client: false })).status).toBe(200);
+    const events = await f.t.db.selectFrom('audit_events').select(['kind', 'detail']).where('service_id', '=', service.id).orderBy('id').execute();
+    expect(events).toEqual([
+      { kind: 'service-created', detail: 'Grafana' },
+      { kind: 'service-turned-on', detail: 'Grafana' },
+      { kind: 'service-changed', detail: 'Grafana\nmade-confidential' },
+    ]);
+  });
+
   it('gives a public client no secret to see or regenerate, and keeps the choice when an edit leaves it out', async () => {
     const created = await f.createService({ public_client: true });
     expect((await admin('GET', `/api/v1/admin/api-services/${created.id}`)).body.public_client).toBe(true);
     const renew = await admin('POST', `/api/v1/admin/api-services/${created.id}/credentials`, {});
     expect([renew.status, renew.body.error]).toEqual([409, 'A public client has no secret; make it confidential first']);
-    const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid'] };
     expect((await admin('PUT', `/api/v1/admin/api-services/${created.id}`, edit)).body.public_client).toBe(true);
     const refused = await admin('PUT', `/api/v1/admin/api-services/${created.id}`, { ...edit, public_client: 'yes' });
     expect([refused.status, refused.body.error]).toEqual([400, 'public_client: must be true or false']);
@@ -134,7 +157,6 @@ describe('making a service public or confidential (admin)', () => {
 
   it('ends the old secret, and the sessions given with it, when a service becomes public, so making it confidential again needs new credentials', async () => {
     const service = await f.createService();
-    const edit = { name: 'Grafana', description: 'Dashboards', redirect_uris: [CALLBACK], scopes: ['openid'] };
     const authenticates = async (secret: string) => {
       const answer = await form('/api/v1/oauth/token', { grant_type: 'authorization_code', code: 'no-such-code', client_id: service.clientId, client_secret: secret });
       return answer.body.error === 'invalid_grant'; // past client authentication
