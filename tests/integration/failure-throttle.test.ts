@@ -181,8 +181,12 @@ it('refuses the attempts waiting for a judgement that is a failure, each refused
     return 'wrong password'; // a failure: its count stands
   }, () => refused.push('wrong guess'));
   await judging.given;
-  const waiting = ['second', 'third'].map((name) => throttle.judge([['account', rule]], async () => name, () => refused.push(name)));
-  await turns.waited(2);
+  // One after the other, so they queue in this order: started together, on PostgreSQL's pool the third could queue first.
+  const waiting: Array<Promise<string>> = [];
+  for (const [index, name] of ['second', 'third'].entries()) {
+    waiting.push(throttle.judge([['account', rule]], async () => name, () => refused.push(name)));
+    await turns.waited(index + 1);
+  }
 
   // Past the limit of a key nobody is judging: refused at once, the two waiting are left waiting.
   await throttle.recordFailure([['address', usedUpAddress]]);
