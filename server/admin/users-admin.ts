@@ -101,7 +101,7 @@ export class UsersAdmin {
    * One's own email changes only with the current password proved (`ownPasswordProved`), as on
    * Personal Info.
    */
-  async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated, ownPasswordProved = false): Promise<AdminUserDetail> {
+  async update(id: string, input: z.output<typeof adminUserUpdateSchema>, by: Authenticated, ownPasswordProved: boolean): Promise<AdminUserDetail> {
     const before = await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (input.edit_version !== undefined && input.edit_version !== userEditVersion(current)) throw AppError.changedMeanwhile('account');
@@ -204,14 +204,15 @@ export class UsersAdmin {
   /**
    * Deletes a user with everything of theirs: sessions, service sessions, codes, picture. Not
    * one's own account: a session taken over would otherwise end it without its password.
+   * `alongside` writes in the same commit (the audit line that keeps who it was).
    */
-  async delete(id: string, by: Authenticated, alongside?: (tx: Database, deleted: UserRow) => Promise<void>): Promise<void> {
+  async delete(id: string, by: Authenticated, alongside: (tx: Database, deleted: UserRow) => Promise<void>): Promise<void> {
     await this.changingAdministrators(async (tx, enabledAdmins) => {
       const current = await this.row(id, tx);
       if (id === by.userId) throw AppError.cannotDeleteSelf();
       if (current.is_admin === 1) refuseIfLastAdmin(enabledAdmins, id);
       await tx.deleteFrom('users').where('id', '=', id).execute();
-      await alongside?.(tx, current);
+      await alongside(tx, current);
     });
   }
 

@@ -211,6 +211,10 @@ describe('users (admin)', () => {
       as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
       as(otherToken).delete(`/api/v1/admin/users/${admin.id}`),
     ]],
+    ['both disabled', (other: string, otherToken: string) => [
+      as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
+      as(otherToken).put(`/api/v1/admin/users/${admin.id}/status`, { disabled: true }),
+    ]],
     ['both deleted', (other: string, otherToken: string) => [as(admin.access).delete(`/api/v1/admin/users/${other}`), as(otherToken).delete(`/api/v1/admin/users/${admin.id}`)]],
   ])('leaves one enabled administrator when two are taken away at once: %s', async (_, takeAwayBoth) => {
     const other = await as(admin.access).post('/api/v1/admin/users', { full_name: 'Bea Admin', email: 'bea@example.com', password: 'Builder123', is_admin: true });

@@ -70,6 +70,20 @@ describe('disabled accounts', () => {
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('changes nothing when asked for the state it is in: enabled, it stays signed in; disabled, it keeps when', async () => {
+    const device = (await login(f.user.email, f.user.password)).body;
+    const { config, tokens } = await signedInToService();
+    expect((await setDisabled(device.id, false)).body.disabled_at).toBeNull();
+    expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, device.access)).status).toBe(200);
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token!)).access_token).toEqual(expect.any(String));
+
+    const disabledAt = (await setDisabled(device.id, true)).body.disabled_at;
+    f.t.advance(60_000);
+    expect((await setDisabled(device.id, true)).body.disabled_at).toBe(disabledAt);
+    const logged = await f.t.db.selectFrom('audit_events').select('kind').where('user_id', '=', device.id).where('kind', 'in', ['account-disabled', 'account-enabled']).execute();
+    expect(logged.map((event) => event.kind)).toEqual(['account-disabled']);
+  });
+
   it('never lets administrators disable themselves, nor leave no enabled administrator', async () => {
     const me = (await admin('GET', '/api/v1/auth/profile')).body;
     expect(await setDisabled(me.id, true)).toMatchObject({ status: 409, body: { error: 'You cannot disable your own account' } });

@@ -85,5 +85,11 @@ describe('an administrator changing the email address', () => {
     expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: { ...edit, email: `again.${user.email}` } })).status).toBe(200);
     await t.app.services.background.drain(); // every mail begun has reached the sink
     expect(subjectsTo(moved)).not.toContain('Your Home Guard email address was changed');
+
+    // Proved, an address that an edit keeps is told nothing either.
+    await proveEmail(t.db, user.id);
+    expect((await call(t.app, 'PUT', `/api/v1/admin/users/${user.id}`, { token: admin.access, body: { ...edit, email: `again.${user.email}`, full_name: 'Sam Again' } })).status).toBe(200);
+    await t.app.services.background.drain();
+    expect(subjectsTo(`again.${user.email}`)).toEqual([]);
   });
 });
