@@ -70,7 +70,7 @@ describe('disabled accounts', () => {
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('changes nothing when asked for the state it is in: enabled, it stays signed in; disabled, it keeps when', async () => {
+  it('changes nothing when asked for the state it is in: an enabled account stays signed in, a disabled one keeps the time it was disabled', async () => {
     const device = (await login(f.user.email, f.user.password)).body;
     const { config, tokens } = await signedInToService();
     expect((await setDisabled(device.id, false)).body.disabled_at).toBeNull();
