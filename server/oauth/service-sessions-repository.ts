@@ -15,10 +15,12 @@ export type TokenInContext = NonNullable<Awaited<ReturnType<ServiceSessionsRepos
 
 type JoinedUser = Pick<TokenInContext, 'user_id' | 'email' | 'email_verified' | 'full_name' | 'username' | 'profile_picture' | 'groups'>;
 
-/** The user joined to a token or code, or undefined when the account was deleted. */
+/**
+ * The account a token or code belongs to, as read with it. Deleting an account deletes its codes
+ * and sessions with it (the foreign keys cascade), so every such row has one.
+ */
 export function userOf(row: JoinedUser) {
-  if (row.email === null) return undefined;
-  return { id: row.user_id, email: row.email, email_verified: row.email_verified!, full_name: row.full_name!, username: row.username!, profile_picture: row.profile_picture, groups: row.groups! };
+  return { id: row.user_id, email: row.email, email_verified: row.email_verified, full_name: row.full_name, username: row.username, profile_picture: row.profile_picture, groups: row.groups };
 }
 
 /** Codes, service sessions and their tokens: the OIDC provider's state, all in the database. */
@@ -38,7 +40,7 @@ export class ServiceSessionsRepository {
     return this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
   }
 
-  /** A code with its user's claims and the state of the sign-in behind it, in one query. */
+  /** A code with its user's claims, in one query. Whether the sign-in behind it is still open, the write that uses it checks. */
   async findCodeInContext(codeHash: string) {
     return firstRow(await codeInContext(this.db, { codeHash }));
   }
@@ -139,7 +141,7 @@ const tokenInContext = preparedQuery((db, value) =>
     .selectFrom('service_tokens')
     .innerJoin('service_sessions', 'service_sessions.id', 'service_tokens.service_session_id')
     .innerJoin('api_services', 'api_services.id', 'service_sessions.service_id')
-    .leftJoin('users', 'users.id', 'service_sessions.user_id')
+    .innerJoin('users', 'users.id', 'service_sessions.user_id')
     .selectAll('service_tokens')
     .select([
       'service_sessions.user_id',
@@ -194,10 +196,9 @@ async function sqliteTransaction(db: Database, work: (direct: DirectSqlite) => b
 const codeInContext = preparedQuery((db, value) =>
   db
     .selectFrom('oauth_codes')
-    .leftJoin('users', 'users.id', 'oauth_codes.user_id')
-    .leftJoin('user_sessions', 'user_sessions.id', 'oauth_codes.user_session_id')
+    .innerJoin('users', 'users.id', 'oauth_codes.user_id')
     .selectAll('oauth_codes')
-    .select(['users.email', 'users.email_verified', 'users.full_name', 'users.username', 'users.profile_picture', 'users.groups', 'user_sessions.id as signed_in_session_id', 'user_sessions.revoked_at as user_session_revoked_at'])
+    .select(['users.email', 'users.email_verified', 'users.full_name', 'users.username', 'users.profile_picture', 'users.groups'])
     .where('oauth_codes.code_hash', '=', value<string>('codeHash')),
 );
 

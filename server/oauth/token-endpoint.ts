@@ -65,7 +65,9 @@ export class TokenEndpoint {
       if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
       checkRedirectUriRepeated(code, request.redirect_uri);
       checkPkceVerifier(code.code_challenge, request.code_verifier);
-      if (!user || code.signed_in_session_id === null || code.user_session_revoked_at !== null || this.signInEnd(code.auth_time) <= now) throw GRANT_REFUSALS.signInEnded();
+      // A sign-in ended early (signed out, a new password, the account disabled) is refused by the
+      // write that uses the code, which checks it where no revoke can slip in after the check.
+      if (this.signInEnd(code.auth_time) <= now) throw GRANT_REFUSALS.signInEnded();
       // The service's rules as they are now, as on a refresh: a redirect URI removed, a group
       // dropped or two-step required in the minute since the code was given do not let it in.
       if (!isRegistered(service, code.redirect_uri)) throw new OAuthError('invalid_grant', 'redirect_uri is no longer registered for this service');
@@ -95,8 +97,8 @@ export class TokenEndpoint {
 
   /**
    * The code's session was not opened: another exchange of the code got there first (a replay),
-   * or the sign-in behind it ended since it was read (signed out, a new password, the account
-   * disabled, or deleted with its codes), and the code is used up all the same.
+   * or the sign-in behind it has ended (signed out, a new password, the account disabled, or
+   * deleted with its codes since the code was read), and the code is used up all the same.
    */
   private async notOpened(codeHash: string, now: number, client: ClientInfo | undefined): Promise<never> {
     const code = await this.serviceSessions.findCode(codeHash);
@@ -130,11 +132,11 @@ export class TokenEndpoint {
       if (await this.serviceSessions.revokeSession(sessionId, now)) await this.reused('refresh-token', token.user_id, service.id, client);
       throw GRANT_REFUSALS.refreshTokenUsed();
     }
-    // The sign-in's end is checked too: a session opened before SESSION_MAX_AGE was lowered still has the old end.
-    const ended = token.session_expires_at <= now || this.signInEnd(token.auth_time) <= now;
-    if (token.session_revoked_at !== null || ended || token.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
+    // A refresh token ends with its session: each grant gives both the same end. The sign-in's end
+    // is checked too, as a session opened before SESSION_MAX_AGE was lowered still has the old end.
+    const ended = token.expires_at <= now || this.signInEnd(token.auth_time) <= now;
+    if (token.session_revoked_at !== null || ended) throw new OAuthError('invalid_grant', 'The refresh token has expired or was revoked');
     const user = userOf(token);
-    if (!user) throw new OAuthError('invalid_grant', 'The account no longer exists');
     // Checked as well as the session: see TokenIntrospection.live.
     if (token.user_disabled_at !== null) throw new OAuthError('invalid_grant', 'The account is disabled');
     // The service's rules as they are now, not as they were at sign-in: an account taken out of its

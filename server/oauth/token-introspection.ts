@@ -45,10 +45,9 @@ export class TokenIntrospection {
   async userinfo(accessToken: string | undefined): Promise<UserClaims> {
     if (!accessToken) throw new OAuthError('invalid_token', 'An access token is required', 401, undefined, { 'WWW-Authenticate': 'Bearer' });
     const live = await this.live(accessToken);
-    const user = live?.kind === 'access' ? userOf(live) : undefined;
-    if (!live || !user) throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401, undefined, INVALID_TOKEN);
+    if (live?.kind !== 'access') throw new OAuthError('invalid_token', 'The access token is invalid, expired or revoked', 401, undefined, INVALID_TOKEN);
     this.lastActive.record(live.service_session_id, this.clock());
-    return claimsFor(user, live.scopes, this.issuer);
+    return claimsFor(userOf(live), live.scopes, this.issuer);
   }
 
   /** RFC 7662: only the client a token was issued to learns anything about it. */

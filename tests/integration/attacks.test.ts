@@ -80,6 +80,21 @@ describe('attacks on the OIDC provider', () => {
     // And an ID token is neither.
     expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, tokens.id_token)).status).toBe(401);
   });
+
+  it('a used refresh token sent again ends its session, whatever else the request gets wrong: a copy exists', async () => {
+    const service = await f.createService({ name: 'Replayed' });
+    const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
+    const grant = (extra: Record<string, string>) =>
+      fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...extra }) }).then((r) => r.json());
+    const first = await grant({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
+    const rotated = await grant({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(rotated.access_token).toEqual(expect.any(String));
+    // A scope beyond the grant would be refused on its own; the copy is what matters.
+    expect(await grant({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'openid profile' })).toEqual({ error: 'invalid_grant', error_description: 'The refresh token has already been used' });
+    expect((await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${rotated.access_token}` } })).status).toBe(401);
+    const reported = await f.t.db.selectFrom('audit_events').select('detail').where('kind', '=', 'token-reused').where('service_id', '=', service.id).execute();
+    expect(reported).toEqual([{ detail: 'refresh-token' }]);
+  });
 });
 
 describe('attacks on first-party endpoints', () => {
