@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { AuthorizationCheck, AuthorizationParams, AuthorizationQuery, CodeRequest } from '../../contract/oauth';
 import { AUTHORIZATION_PARAMS, redirectWith } from '../../contract/oauth';
 import type { UsersRepository } from '../accounts/users-repository';
+import { AppError } from '../errors';
 import type { ApiServicesRepository } from '../api-services/api-services-repository';
 import type { UserSessionsRepository } from '../sessions/user-sessions-repository';
-import { SIGN_IN_METHODS, type Authenticated } from '../sessions/user-sessions-service';
+import type { Authenticated } from '../sessions/user-sessions-service';
 import { hashToken } from '../sessions/tokens';
 import type { AuthenticatorApps } from '../two-step/authenticator-apps';
 import { omittingEmpty, validateAuthorizationRequest, type ValidAuthorizationRequest } from './authorization-request';
@@ -42,7 +43,7 @@ export class Authorization {
     const repeated: string[] = [];
     for (const name of AUTHORIZATION_PARAMS) {
       // Sent without a value, a parameter is as if not sent (RFC 6749 §3.1), once or again.
-      const values = [query[name]].flat().filter((value) => value !== undefined && value !== '');
+      const values = [query[name]].flat().filter((value) => value !== '');
       if (values.length > 1) repeated.push(name);
       params[name] = values[0];
     }
@@ -88,9 +89,10 @@ export class Authorization {
       // The person is told on the consent screen; a service asking silently is told instead.
       throw silent ? fail(refused as OAuthError) : refused;
     }
+    // Signed out since the access token was checked: a sign-in that has ended gets no code.
     const session = await this.userSessions.findById(auth.sessionId);
-    const authTime = session?.issued_at ?? this.clock();
-    const amr = session?.amr ?? SIGN_IN_METHODS.password;
+    if (!session || session.revoked_at !== null) throw AppError.invalidToken();
+    const { issued_at: authTime, amr } = session;
     if (!takesSignIn(valid.service, amr)) {
       if (silent) throw fail(new OAuthError('login_required', 'The service takes only two-step sign-ins'));
       throw twoStepRefusal(valid.service, (await this.authenticatorApps.status(user.id)).enabled);

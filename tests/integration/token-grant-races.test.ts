@@ -1,13 +1,14 @@
 import * as client from 'openid-client';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
-import { holdTheNextCallAfterItsAnswer } from '../support/hold-a-call';
+import { UserSessionsRepository } from '../../server/sessions/user-sessions-repository';
+import { holdTheNextCallAfterItsAnswer, holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
 
 // A grant reads its code or refresh token, checks it, then uses it in one write that holds only if
 // it is still unused (and, for a code, its sign-in still open): the service session is opened or
 // its tokens rotated there. These hold a grant between its read and its write while something
-// else happens.
+// else happens. The code is given in the same way: not for a sign-in that ended as it was asked for.
 
 let f: OidcFixture;
 let config: client.Configuration;
@@ -85,4 +86,20 @@ it('a refresh overtaken by another of the same refresh token gets no tokens, and
   expect(await userinfoStatus(first.access_token)).toBe(401);
   expect(await reusesReported()).toEqual([{ detail: 'refresh-token' }]);
   expect(await refusal(client.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant: The refresh token has expired or was revoked');
+});
+
+it('a code asked for as its sign-in ends (signed out after the access token was checked) is not given, nor the service approved', async () => {
+  const signIn = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body;
+  const { held, release } = holdTheNextCallBeforeItRuns(UserSessionsRepository.prototype, 'findById');
+  const askForACode = () => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: config.clientMetadata().client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email' }, signIn.access);
+  const asked = askForACode();
+  await held;
+  expect((await oidcJson(f.issuer, 'POST', '/api/v1/auth/logout', {}, signIn.refresh)).status).toBe(200);
+  release();
+  const { status, body } = await asked;
+  expect({ status, body }).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+  const askedAfter = await askForACode();
+  expect(body, 'as if asked after the sign-out').toEqual(askedAfter.body);
+  expect(await f.t.db.selectFrom('oauth_codes').select('code_hash').execute()).toEqual([]);
+  expect(await f.t.db.selectFrom('consents').select('scope').execute()).toEqual([]);
 });
