@@ -25,6 +25,11 @@ describe('attacks on the OIDC provider', () => {
       const forged = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: hint, client_id: service.clientId, post_logout_redirect_uri: 'https://app.lan/bye', state: 's' });
       expect(forged.body, hint).toMatchObject({ redirect_to: null });
     }
+    // Nor when the request names no service, or one that is not there.
+    for (const named of [{}, { client_id: 'no-such-client' }]) {
+      const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { ...named, post_logout_redirect_uri: 'https://app.lan/bye', state: 's' });
+      expect({ status: answer.status, body: answer.body }, JSON.stringify(named)).toEqual({ status: 200, body: { redirect_to: null, subject: null } });
+    }
   });
 
   it('a NUL in client_secret_basic credentials is malformed, and counted as a failed authentication (PostgreSQL cannot store it)', async () => {

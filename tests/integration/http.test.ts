@@ -208,13 +208,12 @@ describe('security headers', () => {
     }
   });
 
-  it('does not open first-party APIs to other origins', async () => {
-    const preflight = await t.app.inject({
-      method: 'OPTIONS',
-      url: '/api/v1/auth/login',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
-    });
-    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  it('does not open first-party APIs to other origins, the web app\'s OAuth calls among them', async () => {
+    for (const url of ['/api/v1/auth/login', '/api/v1/oauth/code', '/api/v1/oauth/end-session']) {
+      const preflight = await t.app.inject({ method: 'OPTIONS', url, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      const answer = await t.app.inject({ method: 'POST', url, headers: { origin: 'https://evil.example' }, payload: {} });
+      expect([preflight.headers['access-control-allow-origin'], answer.headers['access-control-allow-origin'], answer.headers['cross-origin-resource-policy']], url).toEqual([undefined, undefined, 'same-origin']);
+    }
   });
 });
 

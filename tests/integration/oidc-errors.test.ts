@@ -164,7 +164,7 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
       const json = JSON.stringify({ grant_type: 'authorization_code', code: c, redirect_uri: CALLBACK, code_verifier: verifier, token: c });
       const multipart = new FormData();
       multipart.set('grant_type', 'authorization_code');
-      const bodies = [{ headers: { 'content-type': 'application/json', authorization: basic }, body: json }, { headers: { 'content-type': 'text/plain', authorization: basic }, body: 'grant_type=authorization_code' }, { headers: { authorization: basic }, body: multipart }, { headers: { authorization: basic } }];
+      const bodies = [{ headers: { 'content-type': 'application/json', authorization: basic }, body: json }, { headers: { 'content-type': 'text/plain', authorization: basic }, body: 'grant_type=authorization_code' }, { headers: { 'content-type': 'text/plain; was=application/x-www-form-urlencoded', authorization: basic }, body: 'grant_type=authorization_code' }, { headers: { authorization: basic }, body: multipart }, { headers: { authorization: basic } }];
       for (const init of bodies as RequestInit[]) {
         const response = await fetch(`${f.issuer}${url}`, { method: 'POST', ...init });
         expect({ status: response.status, body: await response.json() }, url).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the parameters as application/x-www-form-urlencoded' } });
@@ -302,7 +302,7 @@ describe('userinfo and sign-in freshness', () => {
     }
     // Without the profile scope there is no name.
     expect(Object.keys(await (await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${access}` } })).json()).sort()).toEqual(['email', 'email_verified', 'sub']);
-    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    expect([get.headers.get('access-control-allow-origin'), get.headers.get('cross-origin-resource-policy')]).toEqual(['*', 'cross-origin']);
     // A browser asks once, in the preflight, what a request may carry.
     expect(get.headers.get('access-control-allow-headers')).toBeNull();
     const preflight = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'OPTIONS', headers: { origin: 'https://grafana.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });

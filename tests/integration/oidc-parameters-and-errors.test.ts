@@ -98,21 +98,25 @@ describe('userinfo refusals carry their challenge (RFC 6750 §3), which browser 
     expect(inQuery.status).toBe(400);
     expect(inQuery.headers.get('www-authenticate')).toBe('Bearer error="invalid_request", error_description="Send the access token in the Authorization header (Bearer), not in the address"');
     expect(inQuery.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate');
-    const twice = await postForm('/api/v1/oauth/userinfo', 'access_token=x', 'Bearer x');
-    expect(twice.headers.get('www-authenticate')).toBe('Bearer error="invalid_request", error_description="Send the access token once, not twice"');
+    // A Bearer header without its token is a second way all the same.
+    for (const header of ['Bearer x', 'Bearer']) {
+      const twice = await postForm('/api/v1/oauth/userinfo', 'access_token=x', header);
+      expect(twice.headers.get('www-authenticate'), header).toBe('Bearer error="invalid_request", error_description="Send the access token once, not twice"');
+    }
     const bad = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: 'Bearer nope' } });
     expect([bad.status, bad.headers.get('www-authenticate'), bad.headers.get('access-control-expose-headers')]).toEqual([401, 'Bearer error="invalid_token"', 'WWW-Authenticate']);
   });
 
   it('a request with no token, or only another scheme\'s, is challenged for a Bearer token, the challenge naming no error (RFC 6750 §3.1)', async () => {
-    const asked = { status: 401, error: 'invalid_token', challenge: 'Bearer' };
+    const asked = { status: 401, error: 'invalid_token', description: 'An access token is required', challenge: 'Bearer' };
     for (const [name, sent] of [
       ['none', fetch(`${f.issuer}/api/v1/oauth/userinfo`)],
       ['Basic', fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Basic ${btoa('a:b')}` } })],
       ['empty form', fetch(`${f.issuer}/api/v1/oauth/userinfo`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })],
     ] as const) {
       const response = await sent;
-      expect({ status: response.status, error: (await response.json()).error, challenge: response.headers.get('www-authenticate') }, name).toEqual(asked);
+      const { error, error_description: description } = await response.json();
+      expect({ status: response.status, error, description, challenge: response.headers.get('www-authenticate') }, name).toEqual(asked);
     }
   });
 });

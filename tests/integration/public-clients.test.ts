@@ -116,6 +116,10 @@ describe('public clients (mobile, desktop and single-page apps)', () => {
     expect((await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { ...params, if_approved: true }, f.user.access)).status).toBe(204);
     const listed = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, f.user.access)).body as { items: Array<{ name: string; approved_at: string | null }> };
     expect(listed.items.find((item) => item.name === 'Notes')).toMatchObject({ approved_at: null });
+    // Signing out of it there ends its session, though there is no approval to withdraw with it.
+    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${both.id}`, undefined, f.user.access)).status).toBe(200);
+    const after = (await oidcJson(f.issuer, 'GET', '/api/v1/auth/services', undefined, f.user.access)).body as typeof listed;
+    expect(after.items.map((item) => item.name)).not.toContain('Notes');
   });
 });
 

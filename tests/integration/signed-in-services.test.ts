@@ -50,10 +50,25 @@ describe('the services a person is signed in to', () => {
     expect((await signedIn(f.user.access)).map((s) => s.name)).toEqual(['Immich']);
   });
 
+  it('lists the most recently used first, and services used at the same time by name', async () => {
+    // Five, so that the order they come out of the database in (by random id) is not theirs by chance.
+    const tokens = new Map<string, { service: Service; refresh: string }>();
+    for (const name of ['Grafana', 'Zulip', 'Audiobookshelf', 'Nextcloud', 'Immich']) {
+      const service = await f.createService({ name });
+      tokens.set(name, { service, refresh: (await signInTo(service, f.user.access)).refresh_token });
+    }
+    expect((await signedIn(f.user.access)).map((s) => s.name)).toEqual(['Audiobookshelf', 'Grafana', 'Immich', 'Nextcloud', 'Zulip']);
+    f.t.advance(1_000);
+    const zulip = tokens.get('Zulip')!;
+    expect(await tokenForm(zulip.service, { grant_type: 'refresh_token', refresh_token: zulip.refresh })).toHaveProperty('access_token');
+    expect((await signedIn(f.user.access)).map((s) => s.name)).toEqual(['Zulip', 'Audiobookshelf', 'Grafana', 'Immich', 'Nextcloud']);
+  });
+
   it('answers 404 for a service the person is not signed in to, and 401 without a token, changing nothing', async () => {
     const grafana = await f.createService({ name: 'Grafana' });
     const adminGrafana = await signInTo(grafana, f.adminToken);
-    expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access)).status).toBe(404);
+    const notSignedIn = await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`, undefined, f.user.access);
+    expect({ status: notSignedIn.status, body: notSignedIn.body }).toEqual({ status: 404, body: { error: 'signed-in service not found' } });
     expect((await oidcJson(f.issuer, 'DELETE', '/api/v1/auth/services/no-such-service', undefined, f.user.access)).status).toBe(404);
     expect((await oidcJson(f.issuer, 'DELETE', `/api/v1/auth/services/${grafana.id}`)).status).toBe(401);
     expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/services')).status).toBe(401);
