@@ -40,7 +40,7 @@ export class ServiceSessionsRepository {
     return this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
   }
 
-  /** A code with its user's claims, in one query. Whether the sign-in behind it is still open, the write that uses it checks. */
+  /** A code with its user's claims, in one query. Whether the sign-in behind it is still open is for the write that uses the code to check. */
   async findCodeInContext(codeHash: string) {
     return firstRow(await codeInContext(this.db, { codeHash }));
   }

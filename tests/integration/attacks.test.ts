@@ -11,6 +11,10 @@ describe('attacks on the OIDC provider', () => {
   });
   afterAll(async () => f.close());
 
+  /** The token endpoint, the client authenticated in the form. */
+  const tokenForm = (clientId: string, secret: string, extra: Record<string, string>) =>
+    fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, client_secret: secret, ...extra }) }).then((r) => r.json());
+
   it('never redirects a logout to an unregistered post_logout_redirect_uri', async () => {
     const service = await f.createService({ post_logout_redirect_uris: ['https://app.lan/bye'] });
     for (const uri of ['https://evil.example/', `${CALLBACK}/`, 'https://app.lan/bye/', 'javascript:alert(1)']) {
@@ -73,11 +77,9 @@ describe('attacks on the OIDC provider', () => {
     const mine = await f.createService({ name: 'Mine' });
     const theirs = await f.createService({ name: 'Theirs' });
     const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: mine.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
-    const form = (clientId: string, secret: string, extra: Record<string, string>) =>
-      fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, client_secret: secret, ...extra }) }).then((r) => r.json());
     // Another service cannot spend my code, even knowing it.
-    expect((await form(theirs.clientId, theirs.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })).error).toBe('invalid_grant');
-    const tokens = await form(mine.clientId, mine.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
+    expect((await tokenForm(theirs.clientId, theirs.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })).error).toBe('invalid_grant');
+    const tokens = await tokenForm(mine.clientId, mine.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
     expect(tokens.access_token).toBeTruthy();
     // A service access token is not a first-party token.
     expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, tokens.access_token)).status).toBe(401);
@@ -89,8 +91,7 @@ describe('attacks on the OIDC provider', () => {
   it('a used refresh token sent again ends its session, whatever else the request gets wrong: a copy exists', async () => {
     const service = await f.createService({ name: 'Replayed' });
     const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
-    const grant = (extra: Record<string, string>) =>
-      fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...extra }) }).then((r) => r.json());
+    const grant = (extra: Record<string, string>) => tokenForm(service.clientId, service.clientSecret, extra);
     const first = await grant({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
     const rotated = await grant({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(rotated.access_token).toEqual(expect.any(String));
