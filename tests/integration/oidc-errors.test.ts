@@ -185,9 +185,9 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
 describe('the authorization request', () => {
   it('a scope the service does not allow is refused (never narrowed), back to the service', async () => {
     const narrow = await f.createService({ name: 'Narrow', scopes: ['openid'] });
-    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: narrow.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'xyz' }, f.user.access);
+    const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: narrow.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email profile', state: 'xyz' }, f.user.access);
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe('invalid_scope');
+    expect(answer.body).toMatchObject({ error: 'invalid_scope', error_description: 'Scope not allowed for this service: email profile' });
     const back = new URL(answer.body.redirect_to);
     expect(back.origin + back.pathname).toBe(CALLBACK);
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'invalid_scope', state: 'xyz', iss: f.issuer });
@@ -197,7 +197,7 @@ describe('the authorization request', () => {
     const refreshOnly = await f.createService({ name: 'Refresh only', grant_types: ['refresh_token'] });
     const answer = await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: refreshOnly.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 'xyz' }, f.user.access);
     expect(answer.status).toBe(400);
-    expect(Object.fromEntries(new URL(answer.body.redirect_to).searchParams)).toMatchObject({ error: 'unauthorized_client', state: 'xyz', iss: f.issuer });
+    expect(Object.fromEntries(new URL(answer.body.redirect_to).searchParams)).toMatchObject({ error: 'unauthorized_client', error_description: 'This service may not use the authorization_code grant', state: 'xyz', iss: f.issuer });
     expect(await f.t.db.selectFrom('oauth_codes').select('code_hash').where('service_id', '=', refreshOnly.id).execute()).toEqual([]);
   });
 

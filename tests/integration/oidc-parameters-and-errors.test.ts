@@ -46,6 +46,8 @@ describe('a parameter the endpoint does not know is ignored, however often it co
     expect(twice).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The code_verifier parameter is repeated' } });
     const revoked = await postForm('/api/v1/oauth/revoke', 'token=a&token=b', basic());
     expect(revoked).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The token parameter is repeated' } });
+    const both = await postForm('/api/v1/oauth/token', `${form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier })}&code=other&code_verifier=other`, basic());
+    expect(both).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The code, code_verifier parameters are repeated' } });
   });
 
   it('a form posted to /auth or /signout goes on as the same GET: unknown names left behind, a known one kept repeated for the page to refuse', async () => {
