@@ -89,7 +89,8 @@ export class Authorization {
       // The person is told on the consent screen; a service asking silently is told instead.
       throw silent ? fail(refused as OAuthError) : refused;
     }
-    // Signed out since the access token was checked: a sign-in that has ended gets no code.
+    // Signed out since the access token was checked: a sign-in that has ended gets no code (and
+    // none is stored should it end before the code is: insertCode checks again).
     const session = await this.userSessions.findById(auth.sessionId);
     if (!session || session.revoked_at !== null) throw AppError.invalidToken();
     const { issued_at: authTime, amr } = session;
@@ -110,7 +111,7 @@ export class Authorization {
     const code = randomBytes(32).toString('base64url');
     // Built first: an address it cannot be sent to leaves no code and no approval behind.
     const redirectTo = redirectWith(valid.redirectUri, { code, state: valid.state, iss: this.issuer });
-    await this.serviceSessions.insertCode({
+    const stored = await this.serviceSessions.insertCode({
       code_hash: hashToken(code),
       service_id: valid.service.id,
       user_id: user.id,
@@ -129,6 +130,7 @@ export class Authorization {
       used_at: null,
       service_session_id: null,
     });
+    if (!stored) throw AppError.invalidToken();
     // A request for fewer scopes does not narrow what the person approved. An approval given to a
     // client that could not prove who it is would never spare the screen, nor should it stand for a
     // later request that can: it is not kept (nor listed as standing on Personal Info).

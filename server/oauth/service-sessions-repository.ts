@@ -1,7 +1,7 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../db/database';
 import { onDirectSqlite, type DirectSqlite } from '../db/direct-sqlite';
-import { isPostgres } from '../db/postgres-one-statement';
+import { isPostgres, type ColumnTypes } from '../db/postgres-one-statement';
 import { changedRows, firstRow, placeholderRow, preparedQuery, preparedQueryPerCount, rowValues } from '../db/prepared-query';
 import type { OauthCodesTable, ServiceSessionsTable, ServiceTokensTable } from '../db/schema';
 import { presentedKey, verifierMatches } from '../sessions/tokens';
@@ -31,8 +31,22 @@ export class ServiceSessionsRepository {
     this.onPostgres = isPostgres(db);
   }
 
-  async insertCode(code: Insertable<OauthCodesTable>): Promise<void> {
-    await this.db.insertInto('oauth_codes').values(code).execute();
+  /**
+   * Stores a code only while the sign-in it is issued under is live: false, storing nothing, once
+   * that sign-in has ended (it may have since it was read). On PostgreSQL the sign-in's row is
+   * locked for share, as openSessionInOneStatement does: a revoke under way is waited for and seen.
+   */
+  async insertCode(code: Insertable<OauthCodesTable>): Promise<boolean> {
+    const columns = Object.keys(CODE_TYPES) as Array<keyof OauthCodesTable & string>;
+    const whileLive = this.db
+      .selectFrom('user_sessions')
+      // Cast: PostgreSQL would read a bound value in a select list as text.
+      .select(columns.map((column) => sql`cast(${code[column] ?? null} as ${sql.raw(CODE_TYPES[column])})`.as(column)))
+      .where('id', '=', code.user_session_id)
+      .where('revoked_at', 'is', null)
+      .$if(this.onPostgres, (query) => query.forShare());
+    const stored = await this.db.insertInto('oauth_codes').columns(columns).expression(whileLive).executeTakeFirst();
+    return stored.numInsertedOrUpdatedRows === 1n;
   }
 
   /** Read only when a code comes back a second time: plain Kysely, not compiled once. */
@@ -215,3 +229,9 @@ const useCodeForSession = preparedQuery((db, value) =>
 
 const SESSION_COLUMNS = ['id', 'service_id', 'user_id', 'user_session_id', 'scope', 'ip_address', 'auth_time', 'amr', 'issued_at', 'expires_at', 'last_active', 'revoked_at'] as const;
 const insertSession = preparedQuery((db, value) => db.insertInto('service_sessions').values(placeholderRow<ServiceSessionRow>(value, SESSION_COLUMNS)));
+
+const CODE_TYPES: ColumnTypes<OauthCodesTable> = {
+  code_hash: 'text', service_id: 'text', user_id: 'text', user_session_id: 'text', redirect_uri: 'text', redirect_uri_sent: 'bigint', scope: 'text', nonce: 'text',
+  code_challenge: 'text', code_challenge_method: 'text', auth_time: 'bigint', amr: 'text', ip_address: 'text', created_at: 'bigint', expires_at: 'bigint', used_at: 'bigint',
+  service_session_id: 'text',
+};

@@ -1,9 +1,11 @@
 import * as client from 'openid-client';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import { UserSessionsRepository } from '../../server/sessions/user-sessions-repository';
 import { holdTheNextCallAfterItsAnswer, holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { testDatabaseKind } from '../support/test-database';
 
 // A grant reads its code or refresh token, checks it, then uses it in one write that holds only if
 // it is still unused (and, for a code, its sign-in still open): the service session is opened or
@@ -88,9 +90,12 @@ it('a refresh overtaken by another of the same refresh token gets no tokens, and
   expect(await refusal(client.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant: The refresh token has expired or was revoked');
 });
 
-it('a code asked for as its sign-in ends (signed out after the access token was checked) is not given, nor the service approved', async () => {
+it.each([
+  ['after the access token was checked', () => holdTheNextCallBeforeItRuns(UserSessionsRepository.prototype, 'findById')],
+  ['after the sign-in was read, as the code is stored', () => holdTheNextCallBeforeItRuns(ServiceSessionsRepository.prototype, 'insertCode')],
+])('a code asked for as its sign-in ends (signed out %s) is not given, nor the service approved', async (_, hold) => {
   const signIn = (await oidcJson(f.issuer, 'POST', '/api/v1/auth/login', { email: f.user.email, password: f.user.password })).body;
-  const { held, release } = holdTheNextCallBeforeItRuns(UserSessionsRepository.prototype, 'findById');
+  const { held, release } = hold();
   const askForACode = () => oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: config.clientMetadata().client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email' }, signIn.access);
   const asked = askForACode();
   await held;
@@ -102,4 +107,35 @@ it('a code asked for as its sign-in ends (signed out after the access token was 
   expect(body, 'as if asked after the sign-out').toEqual(askedAfter.body);
   expect(await f.t.db.selectFrom('oauth_codes').select('code_hash').execute()).toEqual([]);
   expect(await f.t.db.selectFrom('consents').select('scope').execute()).toEqual([]);
+});
+
+// PostgreSQL reads what had committed when a statement began: a revoke not yet committed would not
+// be seen. The writes that depend on a sign-in lock its row for share, so they wait for the revoke.
+describe.runIf(testDatabaseKind() === 'postgres')('a sign-out under way on PostgreSQL', () => {
+  /** Sends `request` while another transaction has revoked the sign-in behind `access`, and commits that once `request` waits for it. */
+  async function whileRevoking<T>(access: string, request: () => Promise<T>): Promise<T> {
+    const { sessionId } = await f.t.app.services.sessions.authenticate(access);
+    const waiting = sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+    const { answer } = await f.t.db.transaction().execute(async (tx) => {
+      await tx.updateTable('user_sessions').set({ revoked_at: Date.now() }).where('id', '=', sessionId).execute();
+      const sent = request();
+      await expect.poll(async () => (await waiting.execute(f.t.db)).rows[0]!.count).toBeGreaterThan(0);
+      return { answer: sent };
+    });
+    return answer;
+  }
+
+  it('is waited for by a code being stored, and no code is', async () => {
+    const asked = await whileRevoking(f.user.access, () =>
+      oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: config.clientMetadata().client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access),
+    );
+    expect({ status: asked.status, error: asked.body.error }).toEqual({ status: 401, error: 'invalid_token' });
+    expect(await f.t.db.selectFrom('oauth_codes').select('code_hash').execute()).toEqual([]);
+  });
+
+  it('is waited for by a code exchange, which opens no session', async () => {
+    const exchange = await codeGiven();
+    expect(await refusal(whileRevoking(f.user.access, exchange))).toBe('invalid_grant: The sign-in behind this code has ended');
+    expect(await f.t.db.selectFrom('service_sessions').select('id').execute()).toEqual([]);
+  });
 });
