@@ -191,5 +191,4 @@ export class AccountsService {
     const owner = await this.users.findById(userId);
     if (owner) this.options.notify(owner, PASSWORD_NOTICES[how]);
   }
-
 }

@@ -63,6 +63,9 @@ describe('password reset by mail', () => {
     expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).status, 'a refused password changes nothing').toBe(200);
 
     expect((await confirm(token, 'Reset-and-go1')).status).toBe(200);
+    // Set by the link's holder: the owner, as far as anyone knows, and said how in the activity.
+    const changed = await t.db.selectFrom('audit_events').select(['actor_id', 'detail']).where('user_id', '=', user.id).where('kind', '=', 'password-changed').execute();
+    expect(changed).toEqual([{ actor_id: user.id, detail: 'reset-by-link' }]);
     expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: user.access })).status).toBe(401);
     expect((await login(user.email, user.password)).status).toBe(401);
     expect((await login(user.email, 'Reset-and-go1')).status).toBe(200);

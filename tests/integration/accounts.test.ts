@@ -3,6 +3,7 @@ import { AccountsService } from '../../server/accounts/accounts-service';
 import { LOGIN_THROTTLE } from '../../server/accounts/sign-in';
 import { UsersRepository } from '../../server/accounts/users-repository';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
+import { holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { call, registerAndLogin, startTestApp, validRegistration, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -292,5 +293,18 @@ describe('sign-in', () => {
     const row = await t.db.selectFrom('users').select(['last_login', 'password_hash']).where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.last_login).toBe(session.issued_at);
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+});
+
+describe('an account deleted as a request reads it', () => {
+  it('is a token refused, not a server error', async () => {
+    const user = await registerAndLogin(t.app);
+    // The access token checked, then the account read again: by completing verification, say.
+    const { held, release } = holdTheNextCallBeforeItRuns(UsersRepository.prototype, 'findById');
+    const asked = call(t.app, 'POST', '/api/v1/auth/verify', { token: user.access, body: {} });
+    await held;
+    await t.db.deleteFrom('users').where('id', '=', user.id).execute();
+    release();
+    expect(await asked).toMatchObject({ status: 401, body: { error: 'The token is invalid or has expired' } });
   });
 });
