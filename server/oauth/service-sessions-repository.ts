@@ -37,15 +37,14 @@ export class ServiceSessionsRepository {
    * locked for share, as openSessionInOneStatement does: a revoke under way is waited for and seen.
    */
   async insertCode(code: Insertable<OauthCodesTable>): Promise<boolean> {
-    const columns = Object.keys(CODE_TYPES) as Array<keyof OauthCodesTable & string>;
     const whileLive = this.db
       .selectFrom('user_sessions')
       // Cast: PostgreSQL would read a bound value in a select list as text.
-      .select(columns.map((column) => sql`cast(${code[column] ?? null} as ${sql.raw(CODE_TYPES[column])})`.as(column)))
+      .select(CODE_COLUMNS.map((column) => sql`cast(${code[column] ?? null} as ${sql.raw(CODE_TYPES[column])})`.as(column)))
       .where('id', '=', code.user_session_id)
       .where('revoked_at', 'is', null)
       .$if(this.onPostgres, (query) => query.forShare());
-    const stored = await this.db.insertInto('oauth_codes').columns(columns).expression(whileLive).executeTakeFirst();
+    const stored = await this.db.insertInto('oauth_codes').columns(CODE_COLUMNS).expression(whileLive).executeTakeFirst();
     return stored.numInsertedOrUpdatedRows === 1n;
   }
 
@@ -235,3 +234,4 @@ const CODE_TYPES: ColumnTypes<OauthCodesTable> = {
   code_challenge: 'text', code_challenge_method: 'text', auth_time: 'bigint', amr: 'text', ip_address: 'text', created_at: 'bigint', expires_at: 'bigint', used_at: 'bigint',
   service_session_id: 'text',
 };
+const CODE_COLUMNS = Object.keys(CODE_TYPES) as Array<keyof OauthCodesTable & string>;

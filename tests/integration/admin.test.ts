@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, callsWith, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
-import { testDatabaseKind } from '../support/test-database';
+import { lockWaits, testDatabaseKind } from '../support/test-database';
 import { ADMIN_ROUTE_REFUSED } from '../../server/services';
 
 let t: TestApp;
@@ -24,8 +24,7 @@ async function atOnce<T>(send: () => Array<Promise<T>>): Promise<T[]> {
   const { answers } = await t.db.transaction().execute(async (tx) => {
     await sql`lock table users in share mode`.execute(tx);
     const sent = Promise.all(send());
-    const waiting = sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    await expect.poll(async () => (await waiting.execute(t.db)).rows[0]!.count).toBe(2);
+    await expect.poll(() => lockWaits(t.db)).toBe(2);
     return { answers: sent };
   });
   return answers;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOADS_AT_ONCE, MAX_UPLOADS_PER_ACCOUNT, uploadsUnderWay } from '../../server/avatars/upload';
 import { pngOf } from '../support/images';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
-import { testDatabaseKind } from '../support/test-database';
+import { lockWaits, testDatabaseKind } from '../support/test-database';
 
 let t: TestApp;
 let user: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -108,8 +108,7 @@ describe('uploads at once', () => {
     const { answers } = await t.db.transaction().execute(async (tx) => {
       await sql`lock table avatars in share mode`.execute(tx);
       const sent = Promise.all(Array.from({ length: count }, send));
-      const waiting = sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-      await expect.poll(async () => (await waiting.execute(t.db)).rows[0]!.count, { timeout: 10_000 }).toBe(count);
+      await expect.poll(() => lockWaits(t.db), { timeout: 10_000 }).toBe(count);
       return { answers: sent };
     });
     return answers;

@@ -1,11 +1,10 @@
 import * as client from 'openid-client';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import { UserSessionsRepository } from '../../server/sessions/user-sessions-repository';
 import { holdTheNextCallAfterItsAnswer, holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
-import { testDatabaseKind } from '../support/test-database';
+import { lockWaits, testDatabaseKind } from '../support/test-database';
 
 // A grant reads its code or refresh token, checks it, then uses it in one write that holds only if
 // it is still unused (and, for a code, its sign-in still open): the service session is opened or
@@ -115,11 +114,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('a sign-out under way on Postg
   /** Sends `request` while another transaction has revoked the sign-in behind `access`, and commits that once `request` waits for it. */
   async function whileRevoking<T>(access: string, request: () => Promise<T>): Promise<T> {
     const { sessionId } = await f.t.app.services.sessions.authenticate(access);
-    const waiting = sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
     const { answer } = await f.t.db.transaction().execute(async (tx) => {
       await tx.updateTable('user_sessions').set({ revoked_at: Date.now() }).where('id', '=', sessionId).execute();
       const sent = request();
-      await expect.poll(async () => (await waiting.execute(f.t.db)).rows[0]!.count).toBeGreaterThan(0);
+      await expect.poll(() => lockWaits(f.t.db)).toBeGreaterThan(0);
       return { answer: sent };
     });
     return answer;

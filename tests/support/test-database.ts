@@ -1,8 +1,9 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, sqliteFile, type OpenedDatabase } from '../../server/db/database';
+import { migrateToLatest, openDatabase, sqliteFile, type Database, type OpenedDatabase } from '../../server/db/database';
 
 /** The PostgreSQL server tests use; each test database is created on it and dropped after. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -18,6 +19,10 @@ export type TestDatabase = {
 };
 
 export const testDatabaseKind = (): 'sqlite' | 'postgres' => (process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
+
+/** How many statements on this PostgreSQL database wait for a lock: the cue that requests reached the write a test's transaction holds back. */
+export const lockWaits = async (db: Database): Promise<number> =>
+  (await sql<{ count: number }>`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows[0]!.count;
 
 export async function adminQuery(sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
