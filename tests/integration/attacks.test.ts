@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_AUTH_THROTTLE } from '../../server/oauth/client-throttle';
 import { hashToken } from '../../server/sessions/tokens';
-import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { CALLBACK, oidcJson, startOidcFixture, tokenEndpoint, type OidcFixture } from '../support/oidc-fixture';
 import { call, startTestApp, type TestApp } from '../support/test-app';
 
 describe('attacks on the OIDC provider', () => {
@@ -10,10 +10,6 @@ describe('attacks on the OIDC provider', () => {
     f = await startOidcFixture();
   });
   afterAll(async () => f.close());
-
-  /** The token endpoint, the client authenticated in the form. */
-  const tokenForm = (clientId: string, secret: string, extra: Record<string, string>) =>
-    fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, client_secret: secret, ...extra }) }).then((r) => r.json());
 
   it('never redirects a logout to an unregistered post_logout_redirect_uri', async () => {
     const service = await f.createService({ post_logout_redirect_uris: ['https://app.lan/bye'] });
@@ -78,8 +74,8 @@ describe('attacks on the OIDC provider', () => {
     const theirs = await f.createService({ name: 'Theirs' });
     const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: mine.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
     // Another service cannot spend my code, even knowing it.
-    expect((await tokenForm(theirs.clientId, theirs.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })).error).toBe('invalid_grant');
-    const tokens = await tokenForm(mine.clientId, mine.clientSecret, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
+    expect((await tokenEndpoint(f.issuer, theirs, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK })).error).toBe('invalid_grant');
+    const tokens = await tokenEndpoint(f.issuer, mine, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
     expect(tokens.access_token).toBeTruthy();
     // A service access token is not a first-party token.
     expect((await oidcJson(f.issuer, 'GET', '/api/v1/auth/profile', undefined, tokens.access_token)).status).toBe(401);
@@ -91,7 +87,7 @@ describe('attacks on the OIDC provider', () => {
   it('a used refresh token sent again ends its session, whatever else the request gets wrong: a copy exists', async () => {
     const service = await f.createService({ name: 'Replayed' });
     const code = (await oidcJson(f.issuer, 'POST', '/api/v1/oauth/code', { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid' }, f.user.access)).body.code;
-    const grant = (extra: Record<string, string>) => tokenForm(service.clientId, service.clientSecret, extra);
+    const grant = (extra: Record<string, string>) => tokenEndpoint(f.issuer, service, extra);
     const first = await grant({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK });
     const rotated = await grant({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(rotated.access_token).toEqual(expect.any(String));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { totpCode, totpStep } from '../../server/two-step/totp';
-import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { CALLBACK, oidcJson, startOidcFixture, tokenEndpoint, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
 beforeEach(async () => {
@@ -9,8 +9,7 @@ beforeEach(async () => {
 afterEach(async () => f.close());
 
 type Service = Awaited<ReturnType<OidcFixture['createService']>>;
-const tokenForm = (service: Service, extra: Record<string, string>) =>
-  fetch(`${f.issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...extra }) }).then((r) => r.json());
+const tokenForm = (service: Service, form: Record<string, string>) => tokenEndpoint(f.issuer, service, form);
 
 /** Signs in to a service as the relying party would: a code, exchanged for tokens. */
 async function signInTo(service: Service, firstPartyToken: string) {

@@ -30,6 +30,10 @@ export type ServiceSignIn = { callback: URL; verifier: string; tokens: Awaited<R
 
 export const CALLBACK = 'http://127.0.0.1:9/callback';
 
+/** The token endpoint's answer to `form`, the service authenticating in the form (client_secret_post). */
+export const tokenEndpoint = (issuer: string, service: { clientId: string; clientSecret: string }, form: Record<string, string>) =>
+  fetch(`${issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...form }) }).then((r) => r.json());
+
 async function json(issuer: string, method: string, url: string, body?: unknown, token?: string) {
   const response = await fetch(`${issuer}${url}`, {
     method,
