@@ -59,10 +59,8 @@ export class AuthenticatorApps {
    */
   async turnOn(person: Person, secret: string, code: string): Promise<TwoStepTurnedOn> {
     const now = this.clock();
-    const setup = await this.db.selectFrom('authenticator_app_setups').select(['secret', 'created_at']).where('user_id', '=', person.id).executeTakeFirst();
-    if (!setup && (await this.db.selectFrom('authenticator_apps').select('user_id').where('user_id', '=', person.id).executeTakeFirst())) {
-      throw AppError.twoStepAlreadyOn();
-    }
+    const setup = await this.latestSetup(person.id);
+    if (!setup && (await isOn(this.db, person.id))) throw AppError.twoStepAlreadyOn();
     if (!setup || !sameBytes(setup.secret, secret) || Number(setup.created_at) <= now - SETUP_LIFETIME_MS) throw AppError.twoStepSetupStale();
     const step = matchingStep(secret, code, now);
     if (step === undefined) {
@@ -71,9 +69,10 @@ export class AuthenticatorApps {
     }
     const codes = newRecoveryCodes();
     await this.db.transaction().execute(async (tx) => {
-      // Conditional, so of two requests racing with one setup only one turns it on.
+      // Conditional, so of two requests racing with one setup only one turns it on, and a setup
+      // replaced since it was read above is not: the person's app now holds the newer secret.
       const taken = await tx.deleteFrom('authenticator_app_setups').where('user_id', '=', person.id).where('secret', '=', setup.secret).executeTakeFirst();
-      if (taken.numDeletedRows !== 1n) throw AppError.twoStepSetupStale();
+      if (taken.numDeletedRows !== 1n) throw (await isOn(tx, person.id)) ? AppError.twoStepAlreadyOn() : AppError.twoStepSetupStale();
       // The code that turned it on is used up: it cannot also sign in.
       const added = await tx
         .insertInto('authenticator_apps')
@@ -87,12 +86,15 @@ export class AuthenticatorApps {
     return { enabled: true, since: new Date(now).toISOString(), recovery_codes_left: codes.length, recovery_codes: codes };
   }
 
+  private async latestSetup(userId: string) {
+    return this.db.selectFrom('authenticator_app_setups').select(['secret', 'created_at']).where('user_id', '=', userId).executeTakeFirst();
+  }
+
   /** New recovery codes in place of all the old ones, used or not. */
   async renewRecoveryCodes(person: Person): Promise<RecoveryCodes> {
     const codes = newRecoveryCodes();
     await this.db.transaction().execute(async (tx) => {
-      const app = await tx.selectFrom('authenticator_apps').select('user_id').where('user_id', '=', person.id).executeTakeFirst();
-      if (!app) throw AppError.twoStepOff();
+      if (!(await isOn(tx, person.id))) throw AppError.twoStepOff();
       await replaceRecoveryCodes(tx, person.id, codes);
     });
     this.tell(person, 'recovery-codes-renewed');
@@ -161,6 +163,10 @@ export class AuthenticatorApps {
     this.tell(person, 'recovery-code-used', await this.recoveryCodesLeft(person.id));
     return 'recovery-code-accepted';
   }
+}
+
+async function isOn(db: Database, userId: string): Promise<boolean> {
+  return (await db.selectFrom('authenticator_apps').select('user_id').where('user_id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
 async function replaceRecoveryCodes(tx: Database, userId: string, codes: string[]): Promise<void> {
