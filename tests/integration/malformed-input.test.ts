@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -200,4 +200,37 @@ it("words the rules a field states without a message of its own plainly, not in 
   expect(await ask('POST', '/api/v1/oauth/code', 'text')).toEqual([400, 'The request body must be a JSON object']);
   // A field's own message still wins.
   expect(await ask('POST', '/api/v1/admin/users', { email: 5 })).toEqual([400, expect.not.stringMatching(/must be a string|Invalid input/)]);
+});
+
+it('refuses a body on each request that takes none, before it does anything: setup, sign-outs, deletions, new credentials', async () => {
+  const admin = await registerAndLogin(t.app);
+  const user = await registerAndLogin(t.app);
+  await proveEmail(t.db, user.id); // so that a setup taken would be stored
+  const service = await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: { name: 'Grafana', description: 'Dashboards', redirect_uris: ['https://grafana.home.lan/cb'], scopes: ['openid'] } });
+  const session = await t.db.selectFrom('user_sessions').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const snapshot = async () =>
+    JSON.stringify(await Promise.all(['users', 'user_sessions', 'refresh_tokens', 'api_services', 'service_sessions', 'authenticator_app_setups', 'email_otps', 'audit_events'].map((table) => t.db.selectFrom(table as 'users').selectAll().execute())));
+  const before = await snapshot();
+  const noBody: Array<['POST' | 'PATCH' | 'DELETE', string, string?]> = [
+    ['POST', '/api/v1/auth/email', user.access],
+    ['POST', '/api/v1/auth/verify', user.access],
+    ['POST', '/api/v1/auth/two-step/setup', user.access],
+    ['DELETE', '/api/v1/auth/sessions', user.access],
+    ['DELETE', `/api/v1/auth/sessions/${session.id}`, user.access],
+    ['DELETE', '/api/v1/auth/services/not-a-service', user.access],
+    ['POST', '/api/v1/auth/refresh', user.refresh],
+    ['POST', '/api/v1/auth/logout', user.refresh],
+    ['POST', `/api/v1/admin/users/${user.id}/sign-out`, admin.access],
+    ['DELETE', `/api/v1/admin/users/${user.id}/two-step`, admin.access],
+    ['DELETE', `/api/v1/admin/users/${user.id}`, admin.access],
+    ['PATCH', `/api/v1/admin/user-sessions/revoke/${session.id}`, admin.access],
+    ['PATCH', '/api/v1/admin/service-sessions/revoke/not-a-session', admin.access],
+    ['POST', `/api/v1/admin/api-services/${service.body.id}/credentials`, admin.access],
+    ['DELETE', `/api/v1/admin/api-services/${service.body.id}`, admin.access],
+  ];
+  for (const [method, url, token] of noBody) {
+    const answer = await call(t.app, method, url, { token, body: { confirm: true } });
+    expect([answer.status, answer.body.error], `${method} ${url}`).toEqual([400, 'Unknown field "confirm": this request does not take it']);
+  }
+  expect(await snapshot()).toBe(before);
 });

@@ -54,6 +54,7 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ error: 'invalid_grant', error_description: 'The code has already been used' });
     expect(again.headers.get('cache-control')).toBe('no-store');
+    expect(again.headers.get('pragma')).toBe('no-cache');
     const info = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
     expect(info.status).toBe(401);
   });
