@@ -171,6 +171,32 @@ describe('the audit log', () => {
     expect(kinds(await ownActivity(f.user.access))[0]).toBe('signed-out');
   });
 
+  it("records a person's own sign-outs under Personal Info: the other devices (when there were any), one device, and a service or only its approval", async () => {
+    const own = async (count: number) => kinds(await ownActivity(f.user.access)).slice(0, count);
+    const sessions = async () => (await as(f.user.access, 'GET', '/api/v1/auth/sessions')).body.items as Array<{ id: string; current: boolean }>;
+    for (let i = 0; i < 2; i++) expect((await login(f.user.email, f.user.password)).status).toBe(200);
+    const others = (await sessions()).length - 1;
+    expect((await as(f.user.access, 'DELETE', '/api/v1/auth/sessions', {})).body).toEqual({ signed_out: others });
+    expect((await as(f.user.access, 'DELETE', '/api/v1/auth/sessions', {})).body).toEqual({ signed_out: 0 });
+    expect(await own(2), 'nothing for signing out no device').toEqual([`user-session-revoked: other-devices:${others}`, 'signed-in: pwd']);
+
+    expect((await login(f.user.email, f.user.password)).status).toBe(200);
+    expect((await as(f.user.access, 'DELETE', `/api/v1/auth/sessions/${(await sessions()).find((session) => !session.current)!.id}`, {})).status).toBe(200);
+    expect(await own(1)).toEqual(['user-session-revoked']);
+
+    const [grafana, outline] = [await f.createService({ name: 'Grafana' }), await f.createService({ name: 'Outline' })];
+    await f.signInToService(await f.relyingParty(grafana));
+    const { tokens } = await f.signInToService(await f.relyingParty(outline));
+    expect((await as(undefined, 'POST', '/api/v1/oauth/end-session', { id_token_hint: tokens.id_token })).status).toBe(200); // Outline's session ends; its approval stays
+    for (const service of [grafana, outline]) expect((await as(f.user.access, 'DELETE', `/api/v1/auth/services/${service.id}`, {})).status).toBe(200);
+    const signedOut = (await ownActivity(f.user.access)).filter((event) => event.kind === 'service-session-revoked');
+    expect(signedOut.map((event) => [event.service?.name, event.detail])).toEqual([
+      ['Outline', 'approval-only'],
+      ['Grafana', null],
+      ['Outline', null], // by its end-session
+    ]);
+  });
+
   it('records a service ending its session when the person signs out there, once', async () => {
     const config = await f.relyingParty(await f.createService({ name: 'Outline' }));
     const { tokens } = await f.signInToService(config);
