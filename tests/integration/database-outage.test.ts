@@ -52,6 +52,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     expect([profile.status, profile.body, profile.headers['retry-after']]).toEqual([503, UNAVAILABLE, '5']);
     const signIn = await call(app, 'POST', '/api/v1/auth/login', { body: { email: ada.email, password: ada.password } });
     expect([signIn.status, signIn.body]).toEqual([503, UNAVAILABLE]);
+    // A throttle that cannot count has not said no: no "asked too often".
+    const reset = await call(app, 'POST', '/api/v1/auth/password-reset', { body: { email: ada.email } });
+    expect([reset.status, reset.body]).toEqual([503, UNAVAILABLE]);
     // The web app keeps an account whose refresh fails with a 5xx (sw/broker): nobody is signed out.
     const refresh = await call(app, 'POST', '/api/v1/auth/refresh', { token: ada.refresh, body: {} });
     expect([refresh.status, refresh.body]).toEqual([503, UNAVAILABLE]);
@@ -60,7 +63,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     expect((await call(app, 'GET', '/readyz')).status).toBe(503);
 
     const outages = log.entries().filter((entry) => entry.msg === 'the database could not answer; the request was refused with 503');
-    expect(outages).toHaveLength(4);
+    expect(outages).toHaveLength(5);
     expect(outages[0]!.database).toBe(`cannot connect to PostgreSQL at 127.0.0.1:${relay.port}: ECONNREFUSED`);
     expect(log.entries().filter((entry) => entry.err !== undefined)).toEqual([]);
 
