@@ -26,7 +26,7 @@ it('tells devices apart by browser and system, not by their versions', () => {
   expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(firefoxLater))).toBe(true);
   expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(FIREFOX_LINUX))).toBe(true);
   expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(SAFARI_IPHONE))).toBe(false);
-  // Either one other is another device: the same browser on another system, another browser on the same.
+  // Another browser or another system is another device, the other one the same or not.
   expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(FIREFOX_WINDOWS))).toBe(false);
   expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), deviceInfoFromUserAgent(CHROME_LINUX))).toBe(false);
   expect(sameDevice(deviceInfoFromUserAgent(FIREFOX_LINUX), 'not base64 json')).toBe(false);

@@ -86,6 +86,7 @@ export class AuthenticatorApps {
     return { enabled: true, since: new Date(now).toISOString(), recovery_codes_left: codes.length, recovery_codes: codes };
   }
 
+  /** A method of its own so that tests can hold a turn-on between this read and its write. */
   private async latestSetup(userId: string) {
     return this.db.selectFrom('authenticator_app_setups').select(['secret', 'created_at']).where('user_id', '=', userId).executeTakeFirst();
   }
