@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiServiceInputSchema } from '../../contract/services';
 import { ApiServicesRepository } from '../../server/api-services/api-services-repository';
+import { ApiServicesService } from '../../server/api-services/api-services-service';
 import { hashClientSecret } from '../../server/api-services/client-secrets';
+import { failingInserts } from '../support/failing-inserts';
 import { holdTheNextCallAfterItsAnswer, meetingAt } from '../support/hold-a-call';
 import { serviceForm } from '../support/service-form';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -66,6 +69,12 @@ describe('a creation sent again with its Idempotency-Key (its answer lost on the
     expect((await create(undefined)).status).toBe(200);
     expect((await create(undefined)).status).toBe(200);
     expect(await rows()).toHaveLength(3);
+  });
+
+  it('answers a service that could not be stored with that failure, not as a creation sent before', async () => {
+    const storingFails = new ApiServicesService(new ApiServicesRepository(t.db.withPlugin(failingInserts('disk full'))), () => t.app.services.clock());
+    await expect(storingFails.create(apiServiceInputSchema.parse(serviceForm()), randomUUID())).rejects.toThrow('disk full');
+    expect(await rows()).toEqual([]);
   });
 
   it('refuses a key that is not 16 to 100 letters, digits, - or _, creating nothing', async () => {

@@ -36,7 +36,10 @@ describe('API services (admin)', () => {
     await call(t.app, 'POST', '/api/v1/admin/api-services', { token: admin.access, body: serviceForm({ name: 'Immich' }) });
     const updated = await call(t.app, 'PUT', `/api/v1/admin/api-services/${id}`, { token: admin.access, body: serviceForm({ redirect_uris: ['https://grafana.home.lan/cb', 'https://grafana.home.lan/cb2'] }) });
     expect(updated.body.redirect_uris).toHaveLength(2);
-    expect((await call(t.app, 'GET', '/api/v1/admin/api-services?search=graf', { token: admin.access })).body.items.map((s: { name: string }) => s.name)).toEqual(['Grafana']);
+    const search = async (text: string) => ((await call(t.app, 'GET', `/api/v1/admin/api-services?search=${encodeURIComponent(text)}`, { token: admin.access })).body.items as Array<{ name: string }>).map((s) => s.name);
+    expect(await search('graf')).toEqual(['Grafana']);
+    expect(await search(' graf '), 'the spaces around it are not searched for').toEqual(['Grafana']);
+    expect((await search('  ')).sort(), 'blank: all of them').toEqual(['Grafana', 'Immich']);
     expect((await call(t.app, 'GET', `/api/v1/api-services/client/${credentials.client_id}`)).body).toEqual({ name: 'Grafana', icon_url: null, scopes: ['openid', 'email'] });
     expect((await call(t.app, 'PATCH', `/api/v1/admin/api-services/toggle/${id}`, { token: admin.access })).body.is_active).toBe(false);
     expect((await call(t.app, 'GET', `/api/v1/api-services/client/${credentials.client_id}`)).status).toBe(404);

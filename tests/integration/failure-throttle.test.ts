@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { FailureThrottle, MAX_WAITS } from '../../server/throttle/failure-throttle';
+import { type CountedAttempt, FailureThrottle, MAX_WAITS } from '../../server/throttle/failure-throttle';
 import { JudgingTurns } from '../../server/throttle/judging-turns';
+import { holdTheNextCallBeforeItRuns } from '../support/hold-a-call';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -67,6 +68,19 @@ it('checks a window opened while the clock ran fast as ended, as counting does, 
   expect(await check()).toBe(429);
   t.advance(1);
   expect(await check()).toBe('let in');
+});
+
+it('checks each key against its own failures and its own rule', async () => {
+  const throttle = new FailureThrottle(t.db, () => t.app.services.clock());
+  const strict = { limit: 1, windowSeconds: 60 };
+  const loose = { limit: 3, windowSeconds: 60 };
+  const check = () => throttle.check([['strict', strict], ['loose', loose]]).then(() => 'let in', (error: { statusCode: number }) => error.statusCode);
+  // Two failures on the loose key: under its limit, and none on the strict one.
+  await throttle.recordFailure([['loose', loose]]);
+  await throttle.recordFailure([['loose', loose]]);
+  expect(await check()).toBe('let in');
+  await throttle.recordFailure([['loose', loose]]);
+  expect(await check()).toBe(429);
 });
 
 it('takes failures recorded after the fact for judged ones: a success that forgets the key forgets them', async () => {
@@ -167,6 +181,34 @@ it('has an attempt past the limit only with one being judged wait for it, and le
   expect(judged).toEqual(['first', 'second']);
   expect(turns.waits).toBe(1);
   expect(await t.db.selectFrom('throttle').selectAll().where('key', '=', 'account').execute()).toEqual([]);
+});
+
+it('counts again an attempt over on keys being judged, here and on another replica, once those judgements are taken back while it takes its count back', async () => {
+  const here = new FailureThrottle(t.db, () => t.app.services.clock());
+  const otherReplica = new FailureThrottle(t.db, () => t.app.services.clock());
+  const rule = { limit: 1, windowSeconds: 60 };
+  const [judgedHere, judgedThere, forgiven] = [signal(), signal(), signal()];
+  const judgedUntilForgiven = (judged: { give: () => void }, name: string) => async (attempt: CountedAttempt) => {
+    judged.give();
+    await forgiven.given;
+    await attempt.forgive();
+    return name;
+  };
+  const onAddress = here.judge([['address', rule]], judgedUntilForgiven(judgedHere, 'address'), () => {});
+  const onAccount = otherReplica.judge([['account', rule]], judgedUntilForgiven(judgedThere, 'account'), () => {});
+  await Promise.all([judgedHere.given, judgedThere.given]);
+  // Over on both keys, one of them judged here: while it takes its count back, both are taken back.
+  const takingBack = holdTheNextCallBeforeItRuns(FailureThrottle.prototype, 'uncount');
+  const third = here.judge([['address', rule], ['account', rule]], async (attempt) => {
+    await attempt.succeed([]);
+    return 'third';
+  }, () => {});
+  await takingBack.held;
+  forgiven.give();
+  expect([await onAddress, await onAccount]).toEqual(['address', 'account']);
+  takingBack.release();
+  expect(await outcome(third), 'nothing is being judged any more: counted again, it is within the limits').toBe('third');
+  expect(await t.db.selectFrom('throttle').selectAll().execute()).toEqual([]);
 });
 
 it('refuses the attempts waiting for a judgement that is a failure, each refused one waking the next, and one refused at once wakes none', async () => {

@@ -191,7 +191,9 @@ it("words the rules a field states without a message of its own plainly, not in 
   expect(await ask('GET', `/api/v1/oauth/authorize?nonce=${'n'.repeat(501)}`)).toEqual([400, 'nonce: must be at most 500 characters']);
   expect(await ask('POST', '/auth', { nonce: 'n'.repeat(501) })).toEqual([400, 'nonce: must be at most 500 characters']);
   expect(await ask('POST', '/signout', { state: 'x'.repeat(8001) })).toEqual([400, 'state: must be at most 8000 characters']);
-  expect(await ask('GET', `/api/v1/admin/audit-log?search=${'a'.repeat(201)}`)).toEqual([400, 'search: must be at most 200 characters']);
+  for (const list of ['users', 'api-services', 'user-sessions', 'service-sessions', 'audit-log']) {
+    expect(await ask('GET', `/api/v1/admin/${list}?search=${'a'.repeat(201)}`), list).toEqual([400, 'search: must be at most 200 characters']);
+  }
   expect(await ask('DELETE', '/api/v1/auth/sessions', { everywhere: true })).toEqual([400, 'Unknown field "everywhere": this request does not take it']);
   const many = Object.fromEntries(['a', 'b', 'c', 'd', 'e'.repeat(100)].map((key) => [key, 1]));
   expect(await ask('DELETE', '/api/v1/auth/sessions', many)).toEqual([400, 'Unknown fields "a", "b", "c" and 2 more: this request does not take them']);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { PUBLISH_AHEAD_MS, SigningKeys } from '../../server/keys/signing-keys';
+import { failingInserts } from '../support/failing-inserts';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -143,14 +144,7 @@ it('rotated twice within the lead, each key signs only once it has been publishe
 
 it('a rotation that fails midway leaves the old key signing', async () => {
   const user = await registerAndLogin(t.app);
-  const failing: KyselyPlugin = {
-    transformQuery: (args) => {
-      if (args.node.kind === 'InsertQueryNode') throw new Error('stopped midway');
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  const keys = new SigningKeys(t.db.withPlugin(failing), () => t.app.services.clock());
+  const keys = new SigningKeys(t.db.withPlugin(failingInserts('stopped midway')), () => t.app.services.clock());
   await expect(keys.rotate('ES256', 3600)).rejects.toThrow('stopped midway');
   t.advance(PUBLISH_AHEAD_MS + 1);
   const again = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
@@ -204,6 +198,12 @@ it('each time a key changes hands falls on its millisecond: the reloads, the new
   expect(await at(unpublished).verificationKey(oldKid)).toBeUndefined();
   expect(await at(unpublished + hintsKeptMs - 1).hintKey(oldKid)).toBeDefined();
   expect(await at(unpublished + hintsKeptMs).hintKey(oldKid)).toBeUndefined();
+});
+
+it('a key that cannot be stored at start-up stops the start: only another replica\'s key taken first is passed over', async () => {
+  await t.db.deleteFrom('signing_keys').execute();
+  await expect(new SigningKeys(t.db.withPlugin(failingInserts('disk full')), () => t.app.services.clock()).ensure()).rejects.toThrow('disk full');
+  expect(await t.db.selectFrom('signing_keys').select('kid').execute()).toEqual([]);
 });
 
 it('replicas starting at once on a database with no keys make one key per algorithm, and all sign with it', async () => {
