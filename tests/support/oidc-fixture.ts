@@ -34,6 +34,35 @@ export const CALLBACK = 'http://127.0.0.1:9/callback';
 export const tokenEndpoint = (issuer: string, service: { clientId: string; clientSecret: string }, form: Record<string, string>) =>
   fetch(`${issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...form }) }).then((r) => r.json());
 
+/** The PKCE verifier of the codes asked for with codeRequest. */
+export const TEST_VERIFIER = 'v'.repeat(43) + 'erifier-for-tests';
+
+/**
+ * A code request for `service` as the consent screen sends it: CALLBACK, scope "openid email",
+ * state "st" and an S256 challenge of TEST_VERIFIER, with `params` over those (undefined leaves
+ * one out), asked with `access` (the user's by default).
+ */
+export async function codeRequest(f: OidcFixture, service: { clientId: string }, params: Record<string, string | boolean | undefined> = {}, access = f.user.access) {
+  const request = { client_id: service.clientId, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid email', state: 'st', code_challenge: await client.calculatePKCECodeChallenge(TEST_VERIFIER), code_challenge_method: 'S256', ...params };
+  return json(f.issuer, 'POST', '/api/v1/oauth/code', request, access);
+}
+
+/**
+ * The token endpoint's answer to `form`, the service authenticating with HTTP Basic (its
+ * credentials form-encoded first, RFC 6749 §2.3.1) or, with `auth: 'post'`, in the form.
+ */
+export async function tokenRequest(issuer: string, service: { clientId: string; clientSecret: string }, form: Record<string, string>, auth: 'basic' | 'post' = 'basic') {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const body = new URLSearchParams(form);
+  if (auth === 'basic') headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(service.clientId)}:${encodeURIComponent(service.clientSecret)}`).toString('base64')}`;
+  else {
+    body.set('client_id', service.clientId);
+    body.set('client_secret', service.clientSecret);
+  }
+  const response = await fetch(`${issuer}/api/v1/oauth/token`, { method: 'POST', headers, body });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
 async function json(issuer: string, method: string, url: string, body?: unknown, token?: string) {
   const response = await fetch(`${issuer}${url}`, {
     method,
