@@ -90,6 +90,15 @@ class WaitingSqliteDriver extends SqliteDriver {
   }
 
   /**
+   * SQLite ends a transaction itself on some failures (a full disk, an I/O error, no memory). A
+   * ROLLBACK after one failed with "no transaction is active", and Kysely threw that instead of
+   * the failure: a full disk was a 500 with a stack, not the 503 it is.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#sqlite.inTransaction) await super.rollbackTransaction(connection);
+  }
+
+  /**
    * The connection runs a statement synchronously and throws at once when it fails, so the first
    * try costs nothing more; only a statement refused for the lock goes on to wait.
    */

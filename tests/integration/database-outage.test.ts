@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/config';
 import { migrateToLatest, openDatabase, sqliteFile } from '../../server/db/database';
 import { DatabaseProblem } from '../../server/db/database-problems';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
+import { noisyPngOf } from '../support/images';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
 import { call, registerAndLogin, startTestApp, validRegistration } from '../support/test-app';
 import { startRelay } from '../support/postgres-relay';
@@ -196,6 +197,13 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database that cannot g
     }
     expect([refused?.status, refused?.body, refused?.headers['retry-after']]).toEqual([503, UNAVAILABLE, '5']);
     expect(log.entries().at(-1)).toMatchObject({ database: 'SQLite could not use the database file: database or disk is full (SQLITE_FULL)' });
+    // A picture too: the server's fault, told as such, not as something wrong with the upload.
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(await noisyPngOf(256, 256))], { type: 'image/png' }), 'avatar.png');
+    const picture = await t.app.inject({ method: 'PUT', url: '/api/v1/avatar', headers: { authorization: `Bearer ${ada.access}` }, payload: form });
+    // SQLite ended its transaction itself; rolling it back again failed, and that was answered (a 500).
+    expect([picture.statusCode, picture.json(), picture.headers['retry-after']]).toEqual([503, UNAVAILABLE, '5']);
+    expect(log.entries().filter((entry) => entry.err !== undefined), 'no stack').toEqual([]);
     expect((await call(t.app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
 
     await sql`pragma max_page_count = 1073741823`.execute(t.db);

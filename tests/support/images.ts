@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 
 export const pngOf = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+
+/** A PNG of random pixels: no encoder makes it small, as one of a photograph. */
+export const noisyPngOf = (width: number, height: number) => sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer();
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
