@@ -13,7 +13,9 @@ export const avatarRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
 
   app.put('/api/v1/avatar', {
     onRequest: services.authenticate,
-    bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
+    // No bodyLimit of its own: it bounds only the bodies Fastify reads whole (JSON, text), never a
+    // multipart one, whose limits are the plugin's above. Raised to the picture's size, it let a
+    // 5 MB JSON body be parsed here, to be refused as no picture.
     schema: { response: { 200: verificationStatusSchema, 400: errorBodySchema, 401: errorBodySchema, 413: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema } },
     // Whatever is wrong with the upload itself is answered so (see uploadRefusal); a missing
     // token, throttling and server faults keep their own answers.

@@ -2,7 +2,6 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import { AVATAR_FIELD, AVATAR_MAX_BYTES } from '../../contract/verification';
 import { AppError } from '../errors';
 
-const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE']);
 const TOO_MANY_PARTS = new Set(['FST_FIELDS_LIMIT', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
 
 /**
@@ -77,7 +76,8 @@ export function uploadRefusal(error: FastifyError): AppError | undefined {
   if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) return undefined;
   if (error instanceof AppError) return error;
   if (error.code === 'FST_MP_PREMATURE_CLOSE') return AppError.incompleteUpload();
-  if (TOO_LARGE.has(error.code)) return AppError.pictureTooLarge(AVATAR_MAX_BYTES);
+  if (error.code === 'FST_REQ_FILE_TOO_LARGE') return AppError.pictureTooLarge(AVATAR_MAX_BYTES);
   if (TOO_MANY_PARTS.has(error.code)) return AppError.tooManyUploadParts();
+  // A body past the server's limit among them: one Fastify reads whole (JSON, text) is no picture.
   return AppError.notAnImage();
 }

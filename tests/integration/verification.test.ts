@@ -2,13 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AVATAR_MAX_BYTES } from '../../contract/verification';
 import { AccountsService } from '../../server/accounts/accounts-service';
 import { UsersRepository } from '../../server/accounts/users-repository';
 import { createMailer } from '../../server/mail/mailer';
 import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
 import { FailureThrottle } from '../../server/throttle/failure-throttle';
 import { CODES_SENT, EmailCodes } from '../../server/verification/email-codes';
-import { jpegWithGps, pngClaiming, pngOf } from '../support/images';
+import { jpegWithGps, noisyPngOf, pngClaiming, pngOf } from '../support/images';
 import { holdTheNextCallAfterItsAnswer, meetingAt } from '../support/hold-a-call';
 import { codeIn, startSmtpSink } from '../support/smtp-sink';
 import { call, capturedLog, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -198,11 +199,25 @@ describe('profile picture', () => {
     expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(await sharp(served.rawPayload).metadata()).toMatchObject({ width: 512, height: 512, format: 'webp' });
     expect((await profile(user.access)).profile_picture).toBe(url);
+    // Its address exactly: nothing before the name, nothing after it, no other kind.
+    const id = url.slice('/avatars/'.length, -'.webp'.length);
+    for (const other of [`x${id}.webp`, `${id}.webp.bak`, `${id}.png`, 'nonsense']) {
+      const answer = await t.app.inject({ url: `/avatars/${other}` });
+      expect([answer.statusCode, answer.json()], other).toEqual([404, { error: 'picture not found' }]);
+    }
 
     const second = await upload(user.access, await pngOf(300, 300));
     expect(second.body.profile_picture).not.toBe(url);
     expect((await t.app.inject({ url })).statusCode).toBe(404);
     expect(await t.db.selectFrom('avatars').select('id').execute()).toHaveLength(1);
+  });
+
+  it('takes a picture of just under 5 MB, headers and all', async () => {
+    const user = await registerAndLogin(t.app);
+    const large = await noisyPngOf(1318, 1318);
+    expect(large.length).toBeGreaterThan(AVATAR_MAX_BYTES - 64 * 1024);
+    expect(large.length).toBeLessThan(AVATAR_MAX_BYTES);
+    expect((await upload(user.access, large)).status).toBe(200);
   });
 
   it('strips EXIF and GPS data', async () => {
@@ -237,7 +252,14 @@ describe('profile picture', () => {
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body).toEqual({ error: 'The picture is larger than 5 MB; choose a smaller one.', field: 'image' });
     const json = await call(t.app, 'PUT', '/api/v1/avatar', { token: user.access, body: { image: 'x' } });
-    expect(json.status).toBe(400);
+    expect([json.status, json.body]).toEqual([400, { error: 'Please select an image file.', field: 'image' }]);
+    const broken = await t.app.inject({ method: 'PUT', url: '/api/v1/avatar', headers: { authorization: `Bearer ${user.access}`, 'content-type': 'application/json' }, payload: '{"image":' });
+    expect([broken.statusCode, broken.json()]).toEqual([400, { error: 'Please select an image file.', field: 'image' }]);
+    // Past the server's 64 KB for a body read whole, however large: still no picture, not "larger than 5 MB".
+    for (const size of [100 * 1024, 6 * 1024 * 1024]) {
+      const large = await t.app.inject({ method: 'PUT', url: '/api/v1/avatar', headers: { authorization: `Bearer ${user.access}`, 'content-type': 'application/json' }, payload: JSON.stringify({ image: 'x'.repeat(size) }) });
+      expect([large.statusCode, large.json()], `${size} bytes`).toEqual([400, { error: 'Please select an image file.', field: 'image' }]);
+    }
     const noToken = await fetch(`${baseUrl}/api/v1/avatar`, { method: 'PUT', body: new FormData() });
     expect(noToken.status).toBe(401);
     expect(await t.db.selectFrom('avatars').select('id').execute()).toEqual([]);
