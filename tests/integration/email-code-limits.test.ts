@@ -76,6 +76,25 @@ describe('the one-a-minute limit on codes', () => {
     expect(mails.codes()).toHaveLength(1);
   });
 
+  it('lets a request that took the slot a moment before another, both having found no code, hold that one back too', async () => {
+    const mails = await withRelay();
+    const user = await registerAndLogin(t.app);
+    const codes = EmailCodes.prototype as unknown as { claim(userId: string, now: number): Promise<boolean> };
+    const first = holdTheNextCallBeforeItRuns(codes, 'claim');
+    const firstAnswer = sendCode(user.access);
+    await first.held;
+    t.advance(1);
+    const second = holdTheNextCallBeforeItRuns(codes, 'claim');
+    const secondAnswer = sendCode(user.access);
+    await second.held;
+    first.release();
+    expect((await firstAnswer).status).toBe(200);
+    second.release();
+    const refused = await secondAnswer;
+    expect([refused.status, refused.body.error]).toEqual([429, WAIT_A_MINUTE]);
+    expect(mails.codes()).toHaveLength(1);
+  });
+
   it("a code mailed while the server's clock ran fast does not hold the next one back for hours", async () => {
     const mails = await withRelay(LONG_TOKENS);
     const user = await registerAndLogin(t.app);
