@@ -4,7 +4,7 @@ import { apiServiceInputSchema } from '../../contract/services';
 import { ApiServicesRepository } from '../../server/api-services/api-services-repository';
 import { ApiServicesService } from '../../server/api-services/api-services-service';
 import { hashClientSecret } from '../../server/api-services/client-secrets';
-import { failingInserts } from '../support/failing-inserts';
+import { failingQueries } from '../support/failing-queries';
 import { holdTheNextCallAfterItsAnswer, meetingAt } from '../support/hold-a-call';
 import { serviceForm } from '../support/service-form';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
@@ -72,7 +72,7 @@ describe('a creation sent again with its Idempotency-Key (its answer lost on the
   });
 
   it('answers a service that could not be stored with that failure, not as a creation sent before', async () => {
-    const storingFails = new ApiServicesService(new ApiServicesRepository(t.db.withPlugin(failingInserts('disk full'))), () => t.app.services.clock());
+    const storingFails = new ApiServicesService(new ApiServicesRepository(t.db.withPlugin(failingQueries('InsertQueryNode', 'disk full'))), () => t.app.services.clock());
     await expect(storingFails.create(apiServiceInputSchema.parse(serviceForm()), randomUUID())).rejects.toThrow('disk full');
     expect(await rows()).toEqual([]);
   });

@@ -3,8 +3,10 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiServiceInputSchema } from '../../contract/services';
-import type { Pruned } from '../../server/retention/expired-rows';
+import { ExpiredRows, type Pruned } from '../../server/retention/expired-rows';
 import { totpCode, totpStep } from '../../server/two-step/totp';
+import { failingQueries } from '../support/failing-queries';
+import { startSmtpSink } from '../support/smtp-sink';
 import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 const DAY = 24 * 3_600_000;
@@ -168,15 +170,31 @@ describe('pruning expired rows', () => {
     expect(readdirSync(outbox)).toEqual([path.basename(recent)]);
   });
 
-  it('runs on a schedule, logging what it deleted', async () => {
-    const lines: string[] = [];
-    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  it('runs on a schedule, logging what it deleted; a pass that fails is logged and tried again at the next', async () => {
+    const lines: Array<{ level: number; msg: string; pruned?: Partial<Pruned> }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     await t.db.insertInto('throttle').values({ key: 'old', window_start: t.app.services.clock() - 2 * DAY, failures: 5 }).execute();
-    const pruning = t.app.services.expiredRows.schedule(log, 50, 10);
-    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    const firstPassFails = t.db.withPlugin(failingQueries('DeleteQueryNode', 'disk I/O error', 1));
+    const expiredRows = new ExpiredRows(firstPassFails, { rotatedRefreshTokensKeptMs: DAY, auditEventsKeptMs: 90 * DAY, signingKeysKeptMs: 0 }, () => t.app.services.clock(), {});
+    const pruning = expiredRows.schedule(log, 50, 10);
+    await expect.poll(() => lines.length).toBeGreaterThanOrEqual(3);
     await pruning.stop();
-    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'expired rows pruned', pruned: { throttle: 1 } });
+    expect(lines[0]).toMatchObject({ level: 40, msg: 'pruning expired rows failed; trying again at the next interval' });
+    expect(lines[1]).toMatchObject({ level: 30, msg: 'expired rows pruned', pruned: { throttle: 1 } });
+    expect(lines[2]).toMatchObject({ level: 30, msg: 'expired rows pruned', pruned: { throttle: 0 } });
     expect(await t.db.selectFrom('throttle').select('key').execute()).toEqual([]);
+  });
+
+  it('prunes with mail sent over SMTP, which keeps no outbox', async () => {
+    const relay = await startSmtpSink();
+    const smtp = await startTestApp({ SMTP_URL: relay.url });
+    try {
+      await smtp.db.insertInto('throttle').values({ key: 'old', window_start: smtp.app.services.clock() - 2 * DAY, failures: 5 }).execute();
+      expect(await pruneUpToNow(smtp.app)).toEqual({ ...nothing, throttle: 1 });
+    } finally {
+      await smtp.close();
+      await relay.close();
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { PUBLISH_AHEAD_MS, SigningKeys } from '../../server/keys/signing-keys';
-import { failingInserts } from '../support/failing-inserts';
+import { failingQueries } from '../support/failing-queries';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -144,7 +144,7 @@ it('rotated twice within the lead, each key signs only once it has been publishe
 
 it('a rotation that fails midway leaves the old key signing', async () => {
   const user = await registerAndLogin(t.app);
-  const keys = new SigningKeys(t.db.withPlugin(failingInserts('stopped midway')), () => t.app.services.clock());
+  const keys = new SigningKeys(t.db.withPlugin(failingQueries('InsertQueryNode', 'stopped midway')), () => t.app.services.clock());
   await expect(keys.rotate('ES256', 3600)).rejects.toThrow('stopped midway');
   t.advance(PUBLISH_AHEAD_MS + 1);
   const again = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
@@ -202,7 +202,7 @@ it('each time a key changes hands falls on its millisecond: the reloads, the new
 
 it('a key that cannot be stored at start-up stops the start: only another replica\'s key taken first is passed over', async () => {
   await t.db.deleteFrom('signing_keys').execute();
-  await expect(new SigningKeys(t.db.withPlugin(failingInserts('disk full')), () => t.app.services.clock()).ensure()).rejects.toThrow('disk full');
+  await expect(new SigningKeys(t.db.withPlugin(failingQueries('InsertQueryNode', 'disk full')), () => t.app.services.clock()).ensure()).rejects.toThrow('disk full');
   expect(await t.db.selectFrom('signing_keys').select('kid').execute()).toEqual([]);
 });
 
