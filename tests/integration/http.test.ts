@@ -57,7 +57,10 @@ describe('serving the PWA', () => {
       const page = await t.app.inject({ url });
       expect(page.statusCode, url).toBe(200);
       expect(page.body).toContain('<title>Home Guard</title>');
-      expect(page.headers['cache-control']).toBe('no-cache');
+      expect([page.headers['cache-control'], page.headers['content-type']], url).toEqual(['no-cache', 'text/html; charset=utf-8']);
+      // HEAD, as a link checker or an uptime monitor asks: the page's answer without its body.
+      const head = await t.app.inject({ method: 'HEAD', url });
+      expect([head.statusCode, head.headers['content-type'], head.body], url).toEqual([200, 'text/html; charset=utf-8', '']);
     }
   });
 
