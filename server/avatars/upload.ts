@@ -78,6 +78,6 @@ export function uploadRefusal(error: FastifyError): AppError | undefined {
   if (error.code === 'FST_MP_PREMATURE_CLOSE') return AppError.incompleteUpload();
   if (error.code === 'FST_REQ_FILE_TOO_LARGE') return AppError.pictureTooLarge(AVATAR_MAX_BYTES);
   if (TOO_MANY_PARTS.has(error.code)) return AppError.tooManyUploadParts();
-  // A body past the server's limit among them: one Fastify reads whole (JSON, text) is no picture.
+  // Anything else is no picture: a JSON or text body past the server's limit too.
   return AppError.notAnImage();
 }

@@ -30,10 +30,6 @@ export type ServiceSignIn = { callback: URL; verifier: string; tokens: Awaited<R
 
 export const CALLBACK = 'http://127.0.0.1:9/callback';
 
-/** The token endpoint's answer to `form`, the service authenticating in the form (client_secret_post). */
-export const tokenEndpoint = (issuer: string, service: { clientId: string; clientSecret: string }, form: Record<string, string>) =>
-  fetch(`${issuer}/api/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: service.clientId, client_secret: service.clientSecret, ...form }) }).then((r) => r.json());
-
 /** The PKCE verifier of the codes asked for with codeRequest. */
 export const TEST_VERIFIER = 'v'.repeat(43) + 'erifier-for-tests';
 
@@ -62,6 +58,9 @@ export async function tokenRequest(issuer: string, service: { clientId: string; 
   const response = await fetch(`${issuer}/api/v1/oauth/token`, { method: 'POST', headers, body });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
+
+/** The token endpoint's answer to `form`, the service authenticating in the form (client_secret_post). */
+export const tokenEndpoint = async (issuer: string, service: { clientId: string; clientSecret: string }, form: Record<string, string>) => (await tokenRequest(issuer, service, form, 'post')).body;
 
 async function json(issuer: string, method: string, url: string, body?: unknown, token?: string) {
   const response = await fetch(`${issuer}${url}`, {
