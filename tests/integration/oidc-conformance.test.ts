@@ -1,18 +1,14 @@
 import * as client from 'openid-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { introspectionSchema, tokenResponseSchema, userClaimsSchema } from '../../contract/oidc-endpoints';
 import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
-import { CALLBACK, codeRequest, oidcJson, startOidcFixture, TEST_VERIFIER as verifier, tokenRequest, type OidcFixture } from '../support/oidc-fixture';
+import { CALLBACK, codeRequest, eachTestWithAService, oidcJson, TEST_VERIFIER as verifier, tokenRequest, type FixtureService, type OidcFixture } from '../support/oidc-fixture';
 
 // Deviations from the specifications a relying party may rely on, each pinned by its section.
 
 let f: OidcFixture;
-let service: Awaited<ReturnType<OidcFixture['createService']>>;
-beforeEach(async () => {
-  f = await startOidcFixture();
-  service = await f.createService();
-});
-afterEach(async () => f.close());
+let service: FixtureService;
+eachTestWithAService((fixture, created) => ([f, service] = [fixture, created]));
 
 const code = (params: Record<string, string | boolean | undefined> = {}, access?: string) => codeRequest(f, service, params, access);
 const token = (form: Record<string, string>) => tokenRequest(f.issuer, service, form);

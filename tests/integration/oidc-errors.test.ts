@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROMPT_LOGIN_WINDOW_SECONDS } from '../../server/oauth/authorization';
-import { CALLBACK, codeRequest, oidcJson, startOidcFixture, TEST_VERIFIER as verifier, tokenRequest, type OidcFixture } from '../support/oidc-fixture';
+import { CALLBACK, codeRequest, eachTestWithAService, oidcJson, TEST_VERIFIER as verifier, tokenRequest, type FixtureService, type OidcFixture } from '../support/oidc-fixture';
 
 let f: OidcFixture;
-let service: Awaited<ReturnType<OidcFixture['createService']>>;
-beforeEach(async () => {
-  f = await startOidcFixture();
-  service = await f.createService();
-});
-afterEach(async () => f.close());
+let service: FixtureService;
+eachTestWithAService((fixture, created) => ([f, service] = [fixture, created]));
 
 const code = (params: Record<string, string> = {}, access?: string) => codeRequest(f, service, params, access);
 const token = (form: Record<string, string>, auth: 'basic' | 'post' = 'basic', clientSecret = service.clientSecret, clientId = service.clientId) => tokenRequest(f.issuer, { clientId, clientSecret }, form, auth);

@@ -1,16 +1,12 @@
 import * as client from 'openid-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { describe, expect, it } from 'vitest';
+import { CALLBACK, eachTestWithAService, oidcJson, type FixtureService, type OidcFixture } from '../support/oidc-fixture';
 
 // How the OAuth endpoints read what services send, and word what they answer, each pinned by its section.
 
 let f: OidcFixture;
-let service: Awaited<ReturnType<OidcFixture['createService']>>;
-beforeEach(async () => {
-  f = await startOidcFixture();
-  service = await f.createService();
-});
-afterEach(async () => f.close());
+let service: FixtureService;
+eachTestWithAService((fixture, created) => ([f, service] = [fixture, created]));
 
 const verifier = 'v'.repeat(43) + 'erifier-for-tests';
 const basic = () => `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}`;

@@ -1,17 +1,13 @@
 import { decodeProtectedHeader } from 'jose';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PUBLISH_AHEAD_MS } from '../../server/keys/signing-keys';
-import { CALLBACK, oidcJson, startOidcFixture, type OidcFixture } from '../support/oidc-fixture';
+import { CALLBACK, eachTestWithAService, oidcJson, type FixtureService, type OidcFixture } from '../support/oidc-fixture';
 
 // Signing out at a service's request (OpenID Connect RP-Initiated Logout), each pinned by its section.
 
 let f: OidcFixture;
-let service: Awaited<ReturnType<OidcFixture['createService']>>;
-beforeEach(async () => {
-  f = await startOidcFixture();
-  service = await f.createService();
-});
-afterEach(async () => f.close());
+let service: FixtureService;
+eachTestWithAService((fixture, created) => ([f, service] = [fixture, created]));
 
 /** The sign-out page's call for an ID token sent as id_token_hint, to go back to CALLBACK with state "s". */
 const endSession = (idToken: string | undefined) => oidcJson(f.issuer, 'POST', '/api/v1/oauth/end-session', { id_token_hint: idToken, post_logout_redirect_uri: CALLBACK, state: 's' });

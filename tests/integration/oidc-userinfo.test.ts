@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken, newOpaqueToken } from '../../server/sessions/tokens';
-import { CALLBACK, codeRequest, startOidcFixture, TEST_VERIFIER as verifier, tokenRequest, type OidcFixture } from '../support/oidc-fixture';
+import { CALLBACK, codeRequest, eachTestWithAService, TEST_VERIFIER as verifier, tokenRequest, type FixtureService, type OidcFixture } from '../support/oidc-fixture';
 
 // What a service's access token gets at userinfo, and how service tokens are read.
 
 let f: OidcFixture;
-let service: Awaited<ReturnType<OidcFixture['createService']>>;
-beforeEach(async () => {
-  f = await startOidcFixture();
-  service = await f.createService();
-});
-afterEach(async () => f.close());
+let service: FixtureService;
+eachTestWithAService((fixture, created) => ([f, service] = [fixture, created]));
 
 const code = () => codeRequest(f, service);
 const token = (form: Record<string, string>) => tokenRequest(f.issuer, service, form);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as client from 'openid-client';
+import { afterEach, beforeEach } from 'vitest';
 import { verifyThroughApi } from '../e2e/support/api';
 import { freePort } from './server-process';
 import { startTestApp, type TestApp } from './test-app';
@@ -25,6 +26,22 @@ export type OidcFixture = {
   signInToService(config: client.Configuration, options?: { scope?: string; token?: string }): Promise<ServiceSignIn>;
   close(): Promise<void>;
 };
+
+/** A service as createService made it: its id and credentials. */
+export type FixtureService = Awaited<ReturnType<OidcFixture['createService']>>;
+
+/**
+ * For a test file each of whose tests needs a fixture with one service: starts both before each
+ * test, hands them to `use` (the file's own variables), and closes the fixture after.
+ */
+export function eachTestWithAService(use: (f: OidcFixture, service: FixtureService) => void): void {
+  let fixture: OidcFixture | undefined;
+  beforeEach(async () => {
+    fixture = await startOidcFixture();
+    use(fixture, await fixture.createService());
+  });
+  afterEach(async () => fixture?.close());
+}
 
 export type ServiceSignIn = { callback: URL; verifier: string; tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>> };
 
