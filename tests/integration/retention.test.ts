@@ -7,7 +7,7 @@ import { ExpiredRows, type Pruned } from '../../server/retention/expired-rows';
 import { totpCode, totpStep } from '../../server/two-step/totp';
 import { failingQueries } from '../support/failing-queries';
 import { startSmtpSink } from '../support/smtp-sink';
-import { call, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
+import { call, capturedLog, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 const DAY = 24 * 3_600_000;
 let t: TestApp;
@@ -171,13 +171,13 @@ describe('pruning expired rows', () => {
   });
 
   it('runs on a schedule, logging what it deleted; a pass that fails is logged and tried again at the next', async () => {
-    const lines: Array<{ level: number; msg: string; pruned?: Partial<Pruned> }> = [];
-    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const log = capturedLog();
     await t.db.insertInto('throttle').values({ key: 'old', window_start: t.app.services.clock() - 2 * DAY, failures: 5 }).execute();
     const firstPassFails = t.db.withPlugin(failingQueries('DeleteQueryNode', 'disk I/O error', 1));
     const expiredRows = new ExpiredRows(firstPassFails, { rotatedRefreshTokensKeptMs: DAY, auditEventsKeptMs: 90 * DAY, signingKeysKeptMs: 0 }, () => t.app.services.clock(), {});
-    const pruning = expiredRows.schedule(log, 50, 10);
-    await expect.poll(() => lines.length).toBeGreaterThanOrEqual(3);
+    const pruning = expiredRows.schedule(pino(log.logger, log.logger.stream), 50, 10);
+    await expect.poll(() => log.entries().length).toBeGreaterThanOrEqual(3);
+    const lines = log.entries();
     await pruning.stop();
     expect(lines[0]).toMatchObject({ level: 40, msg: 'pruning expired rows failed; trying again at the next interval' });
     expect(lines[1]).toMatchObject({ level: 30, msg: 'expired rows pruned', pruned: { throttle: 1 } });
