@@ -10,7 +10,7 @@ import { DatabaseProblem } from '../../server/db/database-problems';
 import { REFUSED_ATTEMPT_MESSAGE } from '../../server/operations/refused-attempts';
 import { noisyPngOf } from '../support/images';
 import { oidcJson, startOidcFixture } from '../support/oidc-fixture';
-import { call, registerAndLogin, startTestApp, validRegistration } from '../support/test-app';
+import { call, capturedLog, registerAndLogin, startTestApp, validRegistration } from '../support/test-app';
 import { startRelay } from '../support/postgres-relay';
 import { adminQuery, createTestDatabase, testDatabaseKind } from '../support/test-database';
 
@@ -21,12 +21,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Log lines as objects, from a logger the app writes to. */
-function logLines() {
-  const lines: string[] = [];
-  return { stream: { write: (line: string) => lines.push(line) }, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
-}
-
 describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a running server', () => {
   async function appThroughRelay(level: 'error' | 'warn' = 'error') {
     const database = await createTestDatabase(undefined, inject('templateDatabase'));
@@ -36,9 +30,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     const { db } = openDatabase({ databaseUrl: relay.urlThrough(database.databaseUrl!), dataDir: database.dataDir, postgresConnectTimeoutMs: 500, postgresQueryTimeoutMs: 1_000, lockWaitMs: 300 });
     cleanups.push(() => db.destroy());
     await migrateToLatest(db);
-    const log = logLines();
+    const log = capturedLog();
     const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl! });
-    const app = await buildApp(config, { db, logger: { level, stream: log.stream } });
+    const app = await buildApp(config, { db, logger: { ...log.logger, level } });
     cleanups.push(() => app.close());
     await app.ready();
     return { app, relay, log, database };
@@ -172,8 +166,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
 
 describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database that cannot grow', () => {
   it('refuses writes with 503 while the file is full, serves reads, and takes writes again once there is room', async () => {
-    const log = logLines();
-    const t = await startTestApp({}, { logger: { level: 'error', stream: log.stream } });
+    const log = capturedLog();
+    const t = await startTestApp({}, { logger: { ...log.logger, level: 'error' } });
     cleanups.push(() => t.close());
     const ada = await registerAndLogin(t.app);
     // The disk full, as SQLite sees it: no page may be added to the file, and the free ones are used up.
@@ -267,9 +261,9 @@ describe.runIf(testDatabaseKind() === 'sqlite')('a SQLite database whose write l
     cleanups.push(() => database.drop());
     const { db } = openDatabase({ databaseUrl: undefined, dataDir: database.dataDir, lockWaitMs: 300 });
     cleanups.push(() => db.destroy());
-    const log = logLines();
+    const log = capturedLog();
     const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080', DATA_DIR: database.dataDir });
-    const app = await buildApp(config, { db, logger: { level: 'error', stream: log.stream } });
+    const app = await buildApp(config, { db, logger: { ...log.logger, level: 'error' } });
     cleanups.push(() => app.close());
     const ada = await registerAndLogin(app);
     const lock = anotherProcess(database.dataDir);

@@ -143,6 +143,8 @@ it('says what is wrong with a body that is no JSON object, or no JSON, in its ow
     [register('"a string"'), notObject],
     [register('null'), notObject],
     [login(''), notObject],
+    // Only white space is no body either, not broken JSON.
+    [login(' \r\n\t '), notObject],
     [register(json({ full_name: 'A', email: 'a@b.co', password: 'Passw0rdX' }), 'text/plain'), notJson],
     [login(json({ email: 'a@b.co', password: 'x' }), 'text/plain; charset=utf-8'), notJson],
     [login('<login/>', 'application/xml'), notJson],
@@ -238,4 +240,9 @@ it('refuses a body on each request that takes none, before it does anything: set
     expect([answer.status, answer.body.error], `${method} ${url}`).toEqual([400, 'Unknown field "confirm": this request does not take it']);
   }
   expect(await snapshot()).toBe(before);
+  // What a client without a payload may send with a JSON content type: nothing, or white space.
+  for (const [blank, device] of [['', user], ['\n', await registerAndLogin(t.app)]] as const) {
+    const signOut = await call(t.app, 'POST', '/api/v1/auth/logout', { token: device.refresh, rawBody: blank, headers: { 'content-type': 'application/json' } });
+    expect(signOut.status, JSON.stringify(blank)).toBe(200);
+  }
 });
