@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsersAdmin } from '../../server/admin/users-admin';
+import { ServiceSessionsRepository } from '../../server/oauth/service-sessions-repository';
+import { failingQueries } from '../support/failing-queries';
 import { call, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 
 // What the admin area's users and sessions calls refuse, and what they let an administrator do
@@ -52,6 +55,17 @@ describe('an edit to an address or username another account has', () => {
       expect([refused.status, refused.body.error], error).toEqual([409, error]);
     }
     expect((await api('GET', `/api/v1/admin/users/${bob.id}`)).body).toMatchObject({ email: 'bob@example.com', username: 'bob', edit_version: bob.edit_version });
+  });
+
+  it('is told only of a unique violation: a write that fails otherwise is not "already registered"', async () => {
+    const bob = (await api('POST', '/api/v1/admin/users', newUser)).body;
+    const { accounts, sessions, authenticatorApps, notify, clock } = t.app.services;
+    const writesFail = t.db.withPlugin(failingQueries('UpdateQueryNode', 'disk I/O error'));
+    const usersAdmin = new UsersAdmin(writesFail, accounts, sessions, new ServiceSessionsRepository(writesFail), authenticatorApps, notify, clock);
+    const by = await sessions.authenticate(admin.access);
+    const edit = { full_name: 'Bob Builder', email: 'robert@example.com', phone_number: null, is_admin: false };
+    await expect(usersAdmin.update(bob.id, edit, by, false)).rejects.toThrow('disk I/O error');
+    expect((await api('GET', `/api/v1/admin/users/${bob.id}`)).body).toMatchObject({ email: 'bob@example.com', edit_version: bob.edit_version });
   });
 });
 

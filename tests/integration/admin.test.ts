@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, callsWith, proveEmail, registerAndLogin, startTestApp, type TestApp } from '../support/test-app';
 import { lockWaits, testDatabaseKind } from '../support/test-database';
+import { UsersAdmin } from '../../server/admin/users-admin';
 import { ADMIN_ROUTE_REFUSED } from '../../server/services';
+import { holdTheNextCallBeforeItRuns, meetingAt } from '../support/hold-a-call';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -15,15 +17,19 @@ afterEach(async () => t.close());
 const as = (token: string) => callsWith(t.app, token);
 
 /**
- * Sends requests at once. On PostgreSQL another transaction holds the users table against writes
- * until two of them wait for it, so both have read before either writes (SQLite's one connection
- * interleaves them the same way every run).
+ * Sends requests that each take an administrator away, so that both have signed in before either
+ * counts the administrators left. On PostgreSQL another transaction holds the users table against
+ * writes until two of them wait for it, so both have read before either writes. SQLite's one
+ * connection runs one transaction at a time: each request is held before its own until both are.
  */
-async function atOnce<T>(send: () => Array<Promise<T>>): Promise<T[]> {
-  if (testDatabaseKind() !== 'postgres') return Promise.all(send());
+async function atOnce<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
+  if (testDatabaseKind() !== 'postgres') {
+    const changes = UsersAdmin.prototype as unknown as { changingAdministrators: () => Promise<unknown> };
+    return meetingAt(() => holdTheNextCallBeforeItRuns(changes, 'changingAdministrators'), requests);
+  }
   const { answers } = await t.db.transaction().execute(async (tx) => {
     await sql`lock table users in share mode`.execute(tx);
-    const sent = Promise.all(send());
+    const sent = Promise.all(requests.map((request) => request()));
     await expect.poll(() => lockWaits(t.db)).toBe(2);
     return { answers: sent };
   });
@@ -203,29 +209,25 @@ describe('users (admin)', () => {
   // Each administrator deletes the other: no one may delete their own account.
   it.each([
     ['both demoted', (other: string) => [
-      as(admin.access).put(`/api/v1/admin/users/${other}`, { full_name: 'Bea Admin', email: 'bea@example.com', phone_number: null, is_admin: false }),
-      as(admin.access).put(`/api/v1/admin/users/${admin.id}`, { full_name: 'Ada Admin', email: admin.email, phone_number: null, is_admin: false }),
+      () => as(admin.access).put(`/api/v1/admin/users/${other}`, { full_name: 'Bea Admin', email: 'bea@example.com', phone_number: null, is_admin: false }),
+      () => as(admin.access).put(`/api/v1/admin/users/${admin.id}`, { full_name: 'Ada Admin', email: admin.email, phone_number: null, is_admin: false }),
     ]],
     ['one disabled as the other is deleted', (other: string, otherToken: string) => [
-      as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
-      as(otherToken).delete(`/api/v1/admin/users/${admin.id}`),
+      () => as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
+      () => as(otherToken).delete(`/api/v1/admin/users/${admin.id}`),
     ]],
     ['both disabled', (other: string, otherToken: string) => [
-      as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
-      as(otherToken).put(`/api/v1/admin/users/${admin.id}/status`, { disabled: true }),
+      () => as(admin.access).put(`/api/v1/admin/users/${other}/status`, { disabled: true }),
+      () => as(otherToken).put(`/api/v1/admin/users/${admin.id}/status`, { disabled: true }),
     ]],
-    ['both deleted', (other: string, otherToken: string) => [as(admin.access).delete(`/api/v1/admin/users/${other}`), as(otherToken).delete(`/api/v1/admin/users/${admin.id}`)]],
+    ['both deleted', (other: string, otherToken: string) => [() => as(admin.access).delete(`/api/v1/admin/users/${other}`), () => as(otherToken).delete(`/api/v1/admin/users/${admin.id}`)]],
   ])('leaves one enabled administrator when two are taken away at once: %s', async (_, takeAwayBoth) => {
     const other = await as(admin.access).post('/api/v1/admin/users', { full_name: 'Bea Admin', email: 'bea@example.com', password: 'Builder123', is_admin: true });
     const otherToken = (await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'bea@example.com', password: 'Builder123' } })).body.access as string;
-    const answers = await atOnce(() => takeAwayBoth(other.body.id as string, otherToken));
+    const answers = await atOnce(takeAwayBoth(other.body.id as string, otherToken));
     const [won, lost] = [...answers].sort((a, b) => a.status - b.status);
     expect(won!.status).toBe(200);
-    // On PostgreSQL both have signed in before either writes, so the guard must refuse one. SQLite
-    // runs one to the end first; when that one took the other's account away, the other is no longer
-    // signed in at all.
-    if (lost!.status === 401) expect(testDatabaseKind()).not.toBe('postgres');
-    else expect(lost).toMatchObject({ status: 409, body: { error: 'The last administrator cannot be demoted, disabled or deleted' } });
+    expect(lost).toMatchObject({ status: 409, body: { error: 'The last administrator cannot be demoted, disabled or deleted' } });
     const enabledAdmins = await t.db.selectFrom('users').select('id').where('is_admin', '=', 1).where('disabled_at', 'is', null).execute();
     expect(enabledAdmins).toHaveLength(1);
   });

@@ -4,7 +4,7 @@ import type { KyselyPlugin } from 'kysely';
  * A Kysely plugin that fails the statements of one kind sent through it (every one, or the first
  * `times`) with `message`, as a full disk or a broken connection would.
  */
-export function failingQueries(kind: 'InsertQueryNode' | 'DeleteQueryNode', message: string, times = Infinity): KyselyPlugin {
+export function failingQueries(kind: 'InsertQueryNode' | 'UpdateQueryNode' | 'DeleteQueryNode', message: string, times = Infinity): KyselyPlugin {
   let left = times;
   return {
     transformQuery: (args) => {
