@@ -106,10 +106,43 @@ describe('mails greeting a name', () => {
     }
   });
 
+  it('write the name into the HTML part as text, never as markup', () => {
+    const name = `<a href="https://evil.example">Ada</a> & 'Co'`;
+    const escaped = '&#60;a href=&#34;https://evil.example&#34;&#62;Ada&#60;/a&#62; &#38; &#39;Co&#39;';
+    for (const mail of [securityNoticeMail('ada@example.com', name, { subject: 'S', what: 'W', ifNotYou: 'I' }), passwordResetMail('ada@example.com', name, 'https://id.example/auth/reset-password#t', 30)]) {
+      expect(mail.html).toContain(`<p>Hello ${escaped},</p>`);
+      expect(mail.html).not.toContain('evil.example">');
+    }
+  });
+
   it('greet no one at an address nobody has proved: whoever registered it chose the name', () => {
     for (const mail of [verificationCodeMail('sam@example.com', '123456', 10), passwordResetMail('sam@example.com', undefined, 'https://id.example/auth/reset-password#t', 30)]) {
       expect(mail.text.split('\n')[0]).toBe('Hello,');
       expect(mail.html).toContain('<p>Hello,</p>');
     }
+  });
+});
+
+describe('the plain text of each mail', () => {
+  it('is the greeting, what happened, what to do, and who sends it, a blank line apart', () => {
+    expect(securityNoticeMail('ada@example.com', 'Ada', { subject: 'S', what: 'Your password was changed.', ifNotYou: 'If this was not you, reset it.' }).text).toBe(
+      ['Hello Ada,', '', 'Your password was changed.', '', 'If this was not you, reset it.', '', '— Home Guard'].join('\n'),
+    );
+    expect(passwordResetMail('ada@example.com', 'Ada', 'https://id.example/auth/reset-password#t', 30).text).toBe(
+      [
+        'Hello Ada,',
+        '',
+        'Someone, hopefully you, asked to set a new password for your Home Guard account. Open this link to choose one:',
+        '',
+        'https://id.example/auth/reset-password#t',
+        '',
+        'It works once, for 30 minutes. If you did not ask for it, ignore this mail: your password stays as it is.',
+        '',
+        '— Home Guard',
+      ].join('\n'),
+    );
+    expect(verificationCodeMail('ada@example.com', '123456', 10).text).toBe(
+      ['Hello,', '', 'Your Home Guard verification code is: 123456', '', 'It is valid for 10 minutes. If you did not ask for it, you can ignore this mail.', '', '— Home Guard'].join('\n'),
+    );
   });
 });

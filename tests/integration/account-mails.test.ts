@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,8 @@ describe('password reset by mail', () => {
     const outbox = path.join(t.database.dataDir, 'outbox');
     const [file, ...others] = readdirSync(outbox);
     expect([readFileSync(path.join(outbox, file!), 'utf8'), others]).toEqual([expect.stringContaining('Subject: Set a new Home Guard password'), []]);
+    // The link signs in as its owner: for the server's user alone, as the database is.
+    expect([statSync(path.join(outbox, file!)).mode & 0o777, statSync(outbox).mode & 0o777]).toEqual([0o600, 0o700]);
     expect(log.entries().filter((entry) => entry.msg.startsWith('no SMTP_URL'))).toEqual([expect.objectContaining({ msg: 'no SMTP_URL: the password reset mail was written to the outbox', userId: user.id, file: path.join(outbox, file!) })]);
   });
 
@@ -308,6 +310,20 @@ describe('the owner is mailed whenever their password changes (ASVS 2.2.3)', () 
     // A change that did happen is mailed at once; give a wrong one the same time to show up.
     await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } });
     await expect.poll(() => subjectsTo(user.email)).toEqual(['Your Home Guard password was changed']);
+  });
+
+  it('changes it all the same when the relay is down, and logs that the notice could not be sent, and whose it was', async () => {
+    await t.close();
+    const log = capturedLog();
+    t = await startTestApp({ SMTP_URL: 'smtp://127.0.0.1:1' }, { logger: log.logger });
+    const user = await verifiedUser();
+    const changed = await call(t.app, 'POST', '/api/v1/auth/password', { token: user.access, body: { current_password: user.password, password: 'Changed-it1' } });
+    expect(changed.status).toBe(200);
+    await t.app.services.background.drain();
+    expect(log.entries().filter((entry) => entry.msg === 'a security notice could not be sent')).toEqual([
+      expect.objectContaining({ userId: user.id, subject: 'Your Home Guard password was changed', err: expect.objectContaining({ message: expect.stringContaining('ECONNREFUSED') }) }),
+    ]);
+    expect((await login(user.email, 'Changed-it1')).status).toBe(200);
   });
 
   it('mails no address its owner has not proved: anyone may register with someone else\'s', async () => {
