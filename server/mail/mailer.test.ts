@@ -77,7 +77,9 @@ describe('STARTTLS', () => {
     expect(requiresStartTls('smtp://user:pass@mail.example:587')).toBe(true);
     expect(requiresStartTls('smtp://192.168.1.5:25')).toBe(true);
     expect(requiresStartTls('smtps://mail.example:465')).toBe(false);
-    for (const local of ['smtp://localhost:25', 'smtp://127.0.0.1:2525', 'smtp://[::1]:25']) expect(requiresStartTls(local)).toBe(false);
+    for (const local of ['smtp://localhost:25', 'smtp://127.0.0.1:2525', 'smtp://127.10.200.30:25', 'smtp://[::1]:25']) expect(requiresStartTls(local), local).toBe(false);
+    // Names that only start or end like a loopback address are anyone's.
+    for (const remote of ['smtp://127.0.0.1.mail.example:25', 'smtp://relay127.0.0.1:25']) expect(requiresStartTls(remote), remote).toBe(true);
   });
 
   it('required, a relay that offers none is given no mail; ?requireTLS=false in the URL lets it', async () => {

@@ -62,11 +62,11 @@ it('backs up a live SQLite database with every account in it (PostgreSQL is poin
   expect(existsSync(target)).toBe(true);
 }, 120_000); // two runs of the admin command through tsx
 
-it('logs a line per request only at LOG_LEVEL=debug, with the path and never the query string', async () => {
+it('logs a line per request only at LOG_LEVEL=debug or trace, with the path and never the query string', async () => {
   const lines: string[] = [];
   const stream = { write: (line: string) => lines.push(line) };
   const hint = 'eyJhbGciOiJSUzI1NiJ9.secret-hint.signature';
-  for (const level of ['info', 'debug']) {
+  for (const level of ['info', 'debug', 'trace']) {
     await t.close();
     t = await startTestApp({}, { logger: { level, stream } });
     lines.length = 0;

@@ -198,7 +198,14 @@ it('warns once when sign-ins come through a proxy that TRUST_PROXY does not trus
     const proxyWarnings = log.entries().filter((entry) => entry.msg.includes('X-Forwarded-For'));
     expect(proxyWarnings.map((entry) => /, but (.*?): /.exec(entry.msg)?.[1]), `TRUST_PROXY=${trust}`).toEqual(warnings);
     expect(refusals().map((entry) => entry.ip)).toEqual([loggedIp]);
+    if (warnings.length > 0) expect(proxyWarnings[0], 'the address fail2ban would ban').toMatchObject({ proxy: '127.0.0.1' });
   }
+  // Straight to the server, with no proxy in between: nothing to say.
+  await t.close();
+  await start('false');
+  const user = await registerAndLogin(t.app);
+  await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-pass1' } });
+  expect(log.entries().filter((entry) => entry.msg.includes('X-Forwarded-For'))).toEqual([]);
 });
 
 it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addressed to, whose issuer services would be given', async () => {
@@ -209,6 +216,7 @@ it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addresse
   // A proxy passing the name alone (nginx's $host), and another name of this same machine.
   await signInAt({ 'x-forwarded-host': '127.0.0.1' });
   await signInAt({ 'x-forwarded-host': 'localhost:8080' });
+  await signInAt({ 'x-forwarded-host': '[::1]' });
   expect(hostWarnings()).toEqual([]);
   for (let i = 0; i < 2; i++) await signInAt({ 'x-forwarded-host': 'sso.home.lan' });
   await signInAt({ 'x-forwarded-host': '127.0.0.1:8443' });
@@ -216,6 +224,25 @@ it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addresse
     'a sign-in came addressed to sso.home.lan, but PUBLIC_URL is http://127.0.0.1:8080: services are given that issuer and its links. If sso.home.lan is the address people use, set PUBLIC_URL to it',
     'a sign-in came addressed to 127.0.0.1:8443, but PUBLIC_URL is http://127.0.0.1:8080: services are given that issuer and its links. If 127.0.0.1:8443 is the address people use, set PUBLIC_URL to it',
   ]);
+  expect(hostWarnings()[0]).toMatchObject({ host: 'sso.home.lan', publicUrl: 'http://127.0.0.1:8080' });
+});
+
+it("says nothing of sign-ins addressed to PUBLIC_URL's own name, and warns of no more than 20 other hosts", async () => {
+  await t.close();
+  log = capturedLog();
+  t = await startTestApp({ TRUST_PROXY: 'true', PUBLIC_URL: 'https://sso.home.lan' }, { logger: log.logger });
+  const hostWarnings = () => log.entries().filter((entry) => entry.msg.includes('but PUBLIC_URL is')).map((entry) => entry.host);
+  const user = await registerAndLogin(t.app, {}, { 'x-forwarded-host': 'sso.home.lan' });
+  const signInAt = async (host: string) => {
+    const answer = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password }, headers: { 'x-forwarded-host': host } });
+    expect(answer.status, host).toBe(200);
+  };
+  for (const host of ['sso.home.lan', 'SSO.Home.Lan', 'sso.home.lan:443']) await signInAt(host);
+  expect(hostWarnings()).toEqual([]);
+  // A Host no URL can hold is another host all the same, not a failed sign-in.
+  await signInAt('sso home lan');
+  for (let i = 1; i <= 25; i++) await signInAt(`host${i}.home.lan`);
+  expect(hostWarnings()).toEqual(['sso home lan', ...Array.from({ length: 19 }, (_, i) => `host${i + 1}.home.lan`)]);
 });
 
 it("loads the README's jail in fail2ban with the filter we ship, each setting as written", async () => {
