@@ -17,9 +17,9 @@ const FILTER = path.resolve('server/operations/fail2ban/home-guard.conf');
 
 let t: TestApp;
 let log: ReturnType<typeof capturedLog>;
-const start = async (trustProxy: string) => {
+const start = async (trustProxy: string, env: Record<string, string> = {}) => {
   log = capturedLog();
-  t = await startTestApp({ TRUST_PROXY: trustProxy }, { logger: log.logger });
+  t = await startTestApp({ TRUST_PROXY: trustProxy, ...env }, { logger: log.logger });
 };
 // Behind a trusted proxy, so each attempt can come from an address of its own.
 beforeEach(async () => start('true'));
@@ -229,8 +229,7 @@ it('warns once for each host other than PUBLIC_URL\'s that sign-ins are addresse
 
 it("says nothing of sign-ins addressed to PUBLIC_URL's own name, and warns of no more than 20 other hosts", async () => {
   await t.close();
-  log = capturedLog();
-  t = await startTestApp({ TRUST_PROXY: 'true', PUBLIC_URL: 'https://sso.home.lan' }, { logger: log.logger });
+  await start('true', { PUBLIC_URL: 'https://sso.home.lan' });
   const hostWarnings = () => log.entries().filter((entry) => entry.msg.includes('but PUBLIC_URL is')).map((entry) => entry.host);
   const user = await registerAndLogin(t.app, {}, { 'x-forwarded-host': 'sso.home.lan' });
   const signInAt = async (host: string) => {
