@@ -58,6 +58,8 @@ describe("an administrator's own account in the admin area (ASVS 3.7.1)", () => 
     const ada = `/api/v1/admin/users/${admin.id}`;
     expect((await call(t.app, 'DELETE', `${ada}/two-step`, { token: beaSession.body.access, body: {} })).body.two_step_enabled).toBe(false);
     expect((await api.put(ada, { full_name: 'Ada Admin', email: 'ada.new@example.com', is_admin: true })).body.email).toBe('ada.new@example.com');
+    // A current password is asked for one's own email only: sent with another's edit, it is not checked.
+    expect((await api.put(ada, { full_name: 'Ada Admin', email: 'ada.new@example.com', is_admin: true, current_password: 'Wrong-guess1' })).status).toBe(200);
     expect((await api.put(`${ada}/password`, { password: 'Brand-new1' })).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'ada.new@example.com', password: 'Brand-new1' } })).status).toBe(200);
     expect((await api.delete(ada)).status).toBe(200);

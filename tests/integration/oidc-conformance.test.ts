@@ -210,6 +210,8 @@ describe('an access token sent two ways is refused (RFC 6750 §2)', () => {
     const access = (await exchange((await code()).body.code, { redirect_uri: CALLBACK })).body.access_token as string;
     expect(await post({ access_token: access }, `Bearer ${access}`)).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'Send the access token once, not twice' } });
     expect(await post({ access_token: access }, 'Basic eDp5')).toMatchObject({ status: 200, body: { email: f.user.email } });
+    // Only the scheme is looked at: "bearer" further on, here a Digest username, is no Bearer header.
+    expect(await post({ access_token: access }, 'Digest username="bearer x"')).toMatchObject({ status: 200, body: { email: f.user.email } });
     expect(await post({ access_token: access })).toMatchObject({ status: 200, body: { email: f.user.email } });
   });
 
