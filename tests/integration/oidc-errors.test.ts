@@ -26,6 +26,16 @@ describe('the token endpoint refuses with the right RFC 6749 errors', () => {
     expect(info.status).toBe(401);
   });
 
+  it('a reused code without its verifier, as a copy taken on its way would come: told it was used, and what it issued is revoked', async () => {
+    const c = (await code()).body.code;
+    const first = await exchange(c);
+    for (const stolen of [{ code_verifier: `${verifier}x` }, { code_verifier: '' }]) {
+      expect((await exchange(c, stolen)).body).toEqual({ error: 'invalid_grant', error_description: 'The code has already been used' });
+    }
+    const info = await fetch(`${f.issuer}/api/v1/oauth/userinfo`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
+    expect(info.status).toBe(401);
+  });
+
   it("another client's code, or one never issued: invalid, and the code is not spent", async () => {
     const other = await f.createService({ name: 'Immich' });
     const c = (await code()).body.code;

@@ -40,8 +40,12 @@ describe('a parameter the endpoint does not know is ignored, however often it co
     const issued = (await code()).body.code as string;
     const twice = await postForm('/api/v1/oauth/token', `${form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier, redirect_uri: CALLBACK })}&code_verifier=other&x=1&x=2`, basic());
     expect(twice).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The code_verifier parameter is repeated' } });
-    const revoked = await postForm('/api/v1/oauth/revoke', 'token=a&token=b', basic());
-    expect(revoked).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The token parameter is repeated' } });
+    for (const path of ['/api/v1/oauth/revoke', '/api/v1/oauth/introspect']) {
+      expect(await postForm(path, 'token=a&token=b', basic()), path).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The token parameter is repeated' } });
+    }
+    const access = (await postForm('/api/v1/oauth/token', form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier, redirect_uri: CALLBACK }), basic())).body!.access_token as string;
+    const userinfo = await postForm('/api/v1/oauth/userinfo', `${form({ access_token: access })}&access_token=${access}`);
+    expect(userinfo).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The access_token parameter is repeated' } });
     const both = await postForm('/api/v1/oauth/token', `${form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier })}&code=other&code_verifier=other`, basic());
     expect(both).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The code, code_verifier parameters are repeated' } });
   });
