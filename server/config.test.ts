@@ -45,52 +45,72 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/data$/);
   });
 
+  const PORT = 'must be a whole number from 1 to 65535';
+  const HTTP_URL = 'must be an http(s) URL';
+  const POSTGRES_URL = 'must be a postgres:// URL (leave it unset for the embedded SQLite database)';
+  const SECONDS_IN_A_WEEK = 'must be a whole number of seconds from 1 to 604800 (a week)';
+  const SECONDS_IN_400_DAYS = 'must be a whole number of seconds from 1 to 34560000 (400 days)';
+  const DAYS = 'must be a whole number of days from 1 to 3650';
+  const WAIT = 'must be a whole number of seconds from 0 to 600 (10 minutes)';
+  const SMTP_URL = 'must be an smtp:// or smtps:// URL';
+  const ENCODE = 'cannot be read as intended: percent-encode any # ? or / in the password (as %23, %3F, %2F)';
+  const ADDRESS = 'must be an address, alone or as Name <address>';
   it.each([
-    ['PORT', 'abc'],
-    ['PORT', '70000'],
-    ['PORT', '0'],
-    ['PORT', ' '],
-    ['PORT', '0x50'],
-    ['PORT', '1e3'],
-    ['PORT', '80.0'],
-    ['PUBLIC_URL', 'not a url'],
-    ['PUBLIC_URL', 'ftp://id.example.com'],
-    ['DATABASE_URL', 'mysql://x'],
-    ['ACCESS_TOKEN_TTL', '-5'],
-    ['ACCESS_TOKEN_TTL', '900000'], // milliseconds by mistake: ten days
-    ['REFRESH_TOKEN_TTL', '2592000000'],
-    ['SESSION_MAX_AGE', '34560001'],
-    ['AUDIT_LOG_DAYS', '0'],
-    ['AUDIT_LOG_DAYS', '1.5'],
-    ['AUDIT_LOG_DAYS', '3651'],
-    ['DATABASE_WAIT', '-1'],
-    ['DATABASE_WAIT', '601'],
-    ['DATABASE_WAIT', '60s'],
-    ['REGISTRATION', 'maybe'],
-    ['LOG_LEVEL', 'loud'],
-    ['SMTP_URL', 'http://mail'],
-    ['SMTP_URL', 'smtp://[mail'],
-    ['SMTP_URL', 'smtp://'],
-    ['SMTP_URL', 'smtps://user:pw@'],
-    ['SMTP_URL', 'smtp://me:p@ss#word@mail.example:587'], // the server would be "ss"
-    ['SMTP_URL', 'smtp://me:p@ss?word@mail.example:587'],
-    ['SMTP_URL', 'smtp://me:p@ss/word@mail.example:587'],
-    ['ACCESS_TOKEN_TTL', '0x10'], // Number() reads these as 16 and 1000
-    ['REFRESH_TOKEN_TTL', '3e6'],
-    ['AUDIT_LOG_DAYS', ' '],
-    ['DATABASE_WAIT', '0x1'],
-    ['MAIL_FROM', 'notanemail'],
-    ['MAIL_FROM', 'Home Guard'],
-    ['MAIL_FROM', 'Home Guard <no-reply>'],
-    ['MAIL_FROM', 'Home Guard\nBcc: x@evil.example <guard@home.lan>'],
-    ['TRUST_PROXY', 'yes'],
-  ])('refuses %s=%s with one line naming the variable', (name, value) => {
-    expect(refusal({ [name]: value }).startsWith(`${name}: `)).toBe(true);
+    ['PORT', 'abc', PORT],
+    ['PORT', '70000', PORT],
+    ['PORT', '0', PORT],
+    ['PORT', ' ', PORT],
+    ['PORT', '0x50', PORT],
+    ['PORT', '1e3', PORT],
+    ['PORT', '80.0', PORT],
+    ['PUBLIC_URL', 'not a url', HTTP_URL],
+    ['PUBLIC_URL', 'ftp://id.example.com', HTTP_URL],
+    ['PUBLIC_URL', 'x-https://id.example.com', HTTP_URL],
+    ['DATABASE_URL', 'mysql://x', POSTGRES_URL],
+    ['DATABASE_URL', 'x-postgres://db.lan/guard', POSTGRES_URL],
+    ['ACCESS_TOKEN_TTL', '-5', SECONDS_IN_A_WEEK],
+    ['ACCESS_TOKEN_TTL', '900000', SECONDS_IN_A_WEEK], // milliseconds by mistake: ten days
+    ['REFRESH_TOKEN_TTL', '2592000000', SECONDS_IN_400_DAYS],
+    ['SESSION_MAX_AGE', '34560001', SECONDS_IN_400_DAYS],
+    ['AUDIT_LOG_DAYS', '0', DAYS],
+    ['AUDIT_LOG_DAYS', '1.5', DAYS],
+    ['AUDIT_LOG_DAYS', '3651', DAYS],
+    ['DATABASE_WAIT', '-1', WAIT],
+    ['DATABASE_WAIT', '601', WAIT],
+    ['DATABASE_WAIT', '60s', WAIT],
+    ['REGISTRATION', 'maybe', 'must be open or closed'],
+    ['LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent'],
+    ['METRICS', 'yes', 'must be true or false'],
+    ['SMTP_URL', 'http://mail', SMTP_URL],
+    ['SMTP_URL', 'x-smtp://mail.lan', SMTP_URL],
+    ['SMTP_URL', 'smtp://[mail', SMTP_URL],
+    ['SMTP_URL', 'smtp://', 'must name the mail server, e.g. smtp://mail.example:587'],
+    ['SMTP_URL', 'smtps://user:pw@', SMTP_URL],
+    ['SMTP_URL', 'smtp://me:p@ss#word@mail.example:587', ENCODE], // the server would be "ss"
+    ['SMTP_URL', 'smtp://me:p@ss?word@mail.example:587', ENCODE],
+    ['SMTP_URL', 'smtp://me:p@ss/word@mail.example:587', ENCODE],
+    ['ACCESS_TOKEN_TTL', '0x10', SECONDS_IN_A_WEEK], // Number() reads these as 16 and 1000
+    ['REFRESH_TOKEN_TTL', '3e6', SECONDS_IN_400_DAYS],
+    ['AUDIT_LOG_DAYS', ' ', DAYS],
+    ['DATABASE_WAIT', '0x1', WAIT],
+    ['MAIL_FROM', 'notanemail', ADDRESS],
+    ['MAIL_FROM', 'Home Guard', ADDRESS],
+    ['MAIL_FROM', 'Home Guard <no-reply>', ADDRESS],
+    ['MAIL_FROM', 'Home Guard\nBcc: x@evil.example <guard@home.lan>', ADDRESS],
+    ['MAIL_FROM', 'guard@home.lan and more', ADDRESS],
+    ['TRUST_PROXY', 'yes', 'yes is not an IP address or CIDR range'],
+    ['TRUST_PROXY', 'untrue', 'untrue is not an IP address or CIDR range'],
+  ])('refuses %s=%s with one line naming the variable and saying what it must be', (name, value, rule) => {
+    // What was read follows in quotes, masked where it may hold a password (tested below).
+    const refused = refusal({ [name]: value });
+    expect(refused.startsWith(`${name}: ${rule} (got "`) && refused.endsWith('")'), refused).toBe(true);
   });
 
   it('takes the words of TRUST_PROXY, REGISTRATION, LOG_LEVEL and METRICS in any case, as people type them', () => {
     expect(loadConfig({ TRUST_PROXY: 'TRUE', REGISTRATION: 'Closed', LOG_LEVEL: 'INFO', METRICS: 'True' })).toMatchObject({ trustProxy: true, registration: 'closed', logLevel: 'info', metrics: true });
     expect(loadConfig({ TRUST_PROXY: 'False ' }).trustProxy).toBe(false);
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+    expect(loadConfig({ REGISTRATION: 'open', METRICS: 'false' })).toMatchObject({ registration: 'open', metrics: false });
   });
 
   it('refuses sessions no longer than their access tokens, which would end under someone using the app', () => {

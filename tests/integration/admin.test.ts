@@ -267,8 +267,9 @@ describe('users (admin)', () => {
       ['PATCH', '/api/v1/admin/service-sessions/revoke/x'],
     ];
     for (const [method, url] of urls) {
-      expect((await call(t.app, method, url)).status, url).toBe(401);
-      expect((await call(t.app, method, url, { token: regular.access, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })).status, url).toBe(403);
+      const [signedOut, notAdmin] = [await call(t.app, method, url), await call(t.app, method, url, { token: regular.access, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) })];
+      expect([signedOut.status, signedOut.body.error, signedOut.headers['www-authenticate']], url).toEqual([401, 'Authentication required', 'Bearer']);
+      expect([notAdmin.status, notAdmin.body.error], url).toEqual([403, 'You are not allowed to do this']);
     }
     const refusals = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === ADMIN_ROUTE_REFUSED);
     expect(refusals.map((entry) => `${entry.method} ${entry.path}`)).toEqual(urls.map(([method, url]) => `${method} ${url}`));

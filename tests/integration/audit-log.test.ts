@@ -151,6 +151,9 @@ describe('the audit log', () => {
     expect(kinds(reused)).toEqual(['token-reused: refresh-token', 'token-reused: code', 'token-reused: refresh-token']);
     expect(reused.map((event) => event.service?.name ?? null)).toEqual(['Immich', 'Immich', null]);
     expect(reused.every((event) => event.user?.full_name === 'Olivia Ident' && event.actor_id === null && event.ip_address === '127.0.0.1')).toBe(true);
+    // Done by no one signed in, so not hidden as an administrator's act: the owner sees from where.
+    const seenByOwner = (await ownActivity(f.user.access)).filter((event) => event.kind === 'token-reused');
+    expect(seenByOwner.map((event) => [event.detail, event.ip_address])).toEqual([['refresh-token', '127.0.0.1'], ['code', '127.0.0.1'], ['refresh-token', '127.0.0.1']]);
   });
 
   it('records a person signing out of their device once, and nothing for a token that ends no session', async () => {

@@ -43,11 +43,19 @@ describe('a parameter the endpoint does not know is ignored, however often it co
     for (const path of ['/api/v1/oauth/revoke', '/api/v1/oauth/introspect']) {
       expect(await postForm(path, 'token=a&token=b', basic()), path).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The token parameter is repeated' } });
     }
+    const both = await postForm('/api/v1/oauth/token', `${form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier })}&code=other&code_verifier=other`, basic());
+    expect(both).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The code, code_verifier parameters are repeated' } });
+    // Userinfo's form too: its one parameter, sent twice.
     const access = (await postForm('/api/v1/oauth/token', form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier, redirect_uri: CALLBACK }), basic())).body!.access_token as string;
     const userinfo = await postForm('/api/v1/oauth/userinfo', `${form({ access_token: access })}&access_token=${access}`);
     expect(userinfo).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The access_token parameter is repeated' } });
-    const both = await postForm('/api/v1/oauth/token', `${form({ grant_type: 'authorization_code', code: issued, code_verifier: verifier })}&code=other&code_verifier=other`, basic());
-    expect(both).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'The code, code_verifier parameters are repeated' } });
+  });
+
+  it('one it knows, too long, is refused with its limit, not taken for a repeat', async () => {
+    const issued = (await code()).body.code as string;
+    const exchange = (codeVerifier: string) => postForm('/api/v1/oauth/token', form({ grant_type: 'authorization_code', code: issued, code_verifier: codeVerifier, redirect_uri: CALLBACK }), basic());
+    expect(await exchange('v'.repeat(8001))).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'code_verifier: must be at most 8000 characters' } });
+    expect((await exchange(verifier)).status, 'refused before the code was looked at').toBe(200);
   });
 
   it('a form posted to /auth or /signout goes on as the same GET: unknown names left behind, a known one kept repeated for the page to refuse', async () => {
