@@ -48,3 +48,35 @@ it('copies the WAL into the database file only once the WAL has been flushed to 
     sqlite.close();
   }
 });
+
+it('copies again after more writes, leaves an idle database asleep, and stops when told', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-wal-'));
+  const sqlite = new SqliteDatabase(path.join(dataDir, 'idle.db'));
+  sqlite.pragma('journal_mode = WAL');
+  let passes = 0;
+  const checkpoints = scheduleWalCheckpoints(sqlite, 10, async (wal) => {
+    passes += 1;
+    await flushToDisk(wal);
+  });
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 100)); // ten intervals
+  try {
+    sqlite.exec('create table filler (id integer primary key, body text not null)');
+    await expect.poll(() => passes, { timeout: 5_000 }).toBeGreaterThan(0);
+    await tick();
+    const afterFirstWrites = passes;
+    await tick();
+    expect(passes, 'nothing written: no pass').toBe(afterFirstWrites);
+
+    sqlite.prepare('insert into filler (body) values (?)').run('x'.repeat(4000));
+    await expect.poll(() => passes, { timeout: 5_000 }).toBeGreaterThan(afterFirstWrites);
+
+    checkpoints.stop();
+    const stopped = passes;
+    sqlite.prepare('insert into filler (body) values (?)').run('y'.repeat(4000));
+    await tick();
+    expect(passes, 'stopped: no pass').toBe(stopped);
+  } finally {
+    checkpoints.stop();
+    sqlite.close();
+  }
+});
