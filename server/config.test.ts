@@ -45,59 +45,62 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/data$/);
   });
 
-  const PORT = 'must be a whole number from 1 to 65535';
-  const HTTP_URL = 'must be an http(s) URL';
-  const POSTGRES_URL = 'must be a postgres:// URL (leave it unset for the embedded SQLite database)';
-  const SECONDS_IN_A_WEEK = 'must be a whole number of seconds from 1 to 604800 (a week)';
-  const SECONDS_IN_400_DAYS = 'must be a whole number of seconds from 1 to 34560000 (400 days)';
-  const DAYS = 'must be a whole number of days from 1 to 3650';
-  const WAIT = 'must be a whole number of seconds from 0 to 600 (10 minutes)';
-  const SMTP_URL = 'must be an smtp:// or smtps:// URL';
-  const ENCODE = 'cannot be read as intended: percent-encode any # ? or / in the password (as %23, %3F, %2F)';
-  const ADDRESS = 'must be an address, alone or as Name <address>';
+  // What each setting must be, as its refusal says it.
+  const rule = {
+    port: 'must be a whole number from 1 to 65535',
+    httpUrl: 'must be an http(s) URL',
+    postgresUrl: 'must be a postgres:// URL (leave it unset for the embedded SQLite database)',
+    secondsUpToAWeek: 'must be a whole number of seconds from 1 to 604800 (a week)',
+    secondsUpTo400Days: 'must be a whole number of seconds from 1 to 34560000 (400 days)',
+    days: 'must be a whole number of days from 1 to 3650',
+    wait: 'must be a whole number of seconds from 0 to 600 (10 minutes)',
+    smtpUrl: 'must be an smtp:// or smtps:// URL',
+    encoded: 'cannot be read as intended: percent-encode any # ? or / in the password (as %23, %3F, %2F)',
+    address: 'must be an address, alone or as Name <address>',
+  };
   it.each([
-    ['PORT', 'abc', PORT],
-    ['PORT', '70000', PORT],
-    ['PORT', '0', PORT],
-    ['PORT', ' ', PORT],
-    ['PORT', '0x50', PORT],
-    ['PORT', '1e3', PORT],
-    ['PORT', '80.0', PORT],
-    ['PUBLIC_URL', 'not a url', HTTP_URL],
-    ['PUBLIC_URL', 'ftp://id.example.com', HTTP_URL],
-    ['PUBLIC_URL', 'x-https://id.example.com', HTTP_URL],
-    ['DATABASE_URL', 'mysql://x', POSTGRES_URL],
-    ['DATABASE_URL', 'x-postgres://db.lan/guard', POSTGRES_URL],
-    ['ACCESS_TOKEN_TTL', '-5', SECONDS_IN_A_WEEK],
-    ['ACCESS_TOKEN_TTL', '900000', SECONDS_IN_A_WEEK], // milliseconds by mistake: ten days
-    ['REFRESH_TOKEN_TTL', '2592000000', SECONDS_IN_400_DAYS],
-    ['SESSION_MAX_AGE', '34560001', SECONDS_IN_400_DAYS],
-    ['AUDIT_LOG_DAYS', '0', DAYS],
-    ['AUDIT_LOG_DAYS', '1.5', DAYS],
-    ['AUDIT_LOG_DAYS', '3651', DAYS],
-    ['DATABASE_WAIT', '-1', WAIT],
-    ['DATABASE_WAIT', '601', WAIT],
-    ['DATABASE_WAIT', '60s', WAIT],
+    ['PORT', 'abc', rule.port],
+    ['PORT', '70000', rule.port],
+    ['PORT', '0', rule.port],
+    ['PORT', ' ', rule.port],
+    ['PORT', '0x50', rule.port],
+    ['PORT', '1e3', rule.port],
+    ['PORT', '80.0', rule.port],
+    ['PUBLIC_URL', 'not a url', rule.httpUrl],
+    ['PUBLIC_URL', 'ftp://id.example.com', rule.httpUrl],
+    ['PUBLIC_URL', 'x-https://id.example.com', rule.httpUrl],
+    ['DATABASE_URL', 'mysql://x', rule.postgresUrl],
+    ['DATABASE_URL', 'x-postgres://db.lan/guard', rule.postgresUrl],
+    ['ACCESS_TOKEN_TTL', '-5', rule.secondsUpToAWeek],
+    ['ACCESS_TOKEN_TTL', '900000', rule.secondsUpToAWeek], // milliseconds by mistake: ten days
+    ['REFRESH_TOKEN_TTL', '2592000000', rule.secondsUpTo400Days],
+    ['SESSION_MAX_AGE', '34560001', rule.secondsUpTo400Days],
+    ['AUDIT_LOG_DAYS', '0', rule.days],
+    ['AUDIT_LOG_DAYS', '1.5', rule.days],
+    ['AUDIT_LOG_DAYS', '3651', rule.days],
+    ['DATABASE_WAIT', '-1', rule.wait],
+    ['DATABASE_WAIT', '601', rule.wait],
+    ['DATABASE_WAIT', '60s', rule.wait],
     ['REGISTRATION', 'maybe', 'must be open or closed'],
     ['LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent'],
     ['METRICS', 'yes', 'must be true or false'],
-    ['SMTP_URL', 'http://mail', SMTP_URL],
-    ['SMTP_URL', 'x-smtp://mail.lan', SMTP_URL],
-    ['SMTP_URL', 'smtp://[mail', SMTP_URL],
+    ['SMTP_URL', 'http://mail', rule.smtpUrl],
+    ['SMTP_URL', 'x-smtp://mail.lan', rule.smtpUrl],
+    ['SMTP_URL', 'smtp://[mail', rule.smtpUrl],
     ['SMTP_URL', 'smtp://', 'must name the mail server, e.g. smtp://mail.example:587'],
-    ['SMTP_URL', 'smtps://user:pw@', SMTP_URL],
-    ['SMTP_URL', 'smtp://me:p@ss#word@mail.example:587', ENCODE], // the server would be "ss"
-    ['SMTP_URL', 'smtp://me:p@ss?word@mail.example:587', ENCODE],
-    ['SMTP_URL', 'smtp://me:p@ss/word@mail.example:587', ENCODE],
-    ['ACCESS_TOKEN_TTL', '0x10', SECONDS_IN_A_WEEK], // Number() reads these as 16 and 1000
-    ['REFRESH_TOKEN_TTL', '3e6', SECONDS_IN_400_DAYS],
-    ['AUDIT_LOG_DAYS', ' ', DAYS],
-    ['DATABASE_WAIT', '0x1', WAIT],
-    ['MAIL_FROM', 'notanemail', ADDRESS],
-    ['MAIL_FROM', 'Home Guard', ADDRESS],
-    ['MAIL_FROM', 'Home Guard <no-reply>', ADDRESS],
-    ['MAIL_FROM', 'Home Guard\nBcc: x@evil.example <guard@home.lan>', ADDRESS],
-    ['MAIL_FROM', 'guard@home.lan and more', ADDRESS],
+    ['SMTP_URL', 'smtps://user:pw@', rule.smtpUrl],
+    ['SMTP_URL', 'smtp://me:p@ss#word@mail.example:587', rule.encoded], // the server would be "ss"
+    ['SMTP_URL', 'smtp://me:p@ss?word@mail.example:587', rule.encoded],
+    ['SMTP_URL', 'smtp://me:p@ss/word@mail.example:587', rule.encoded],
+    ['ACCESS_TOKEN_TTL', '0x10', rule.secondsUpToAWeek], // Number() reads these as 16 and 1000
+    ['REFRESH_TOKEN_TTL', '3e6', rule.secondsUpTo400Days],
+    ['AUDIT_LOG_DAYS', ' ', rule.days],
+    ['DATABASE_WAIT', '0x1', rule.wait],
+    ['MAIL_FROM', 'notanemail', rule.address],
+    ['MAIL_FROM', 'Home Guard', rule.address],
+    ['MAIL_FROM', 'Home Guard <no-reply>', rule.address],
+    ['MAIL_FROM', 'Home Guard\nBcc: x@evil.example <guard@home.lan>', rule.address],
+    ['MAIL_FROM', 'guard@home.lan and more', rule.address],
     ['TRUST_PROXY', 'yes', 'yes is not an IP address or CIDR range'],
     ['TRUST_PROXY', 'untrue', 'untrue is not an IP address or CIDR range'],
   ])('refuses %s=%s with one line naming the variable and saying what it must be', (name, value, rule) => {
