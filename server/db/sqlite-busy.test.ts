@@ -50,6 +50,20 @@ it('gives up after its time with a problem that passes, naming the lock', async 
   expect(refusal).toMatchObject({ passing: true, message: "another process has held the SQLite database's write lock for over 0.1 s (the admin command, a sqlite3 shell, a backup tool?)" });
 });
 
+it('pauses twice as long after each refusal, up to 100 ms, and never pauses past its time', async () => {
+  const { ours } = twoConnections();
+  const pauses: number[] = [];
+  const pause = (ms: number) => {
+    pauses.push(ms);
+    return new Promise<void>((resolve) => setTimeout(resolve, ms));
+  };
+  const refusal = await busyWait(ours, 1_000)(() => ours.exec('insert into t values (1)'), pause).catch((error: unknown) => error);
+  expect(refusal).toBeInstanceOf(DatabaseProblem);
+  expect(pauses.slice(0, 8)).toEqual([2, 4, 8, 16, 32, 64, 100, 100]);
+  expect(pauses.slice(8).every((ms) => ms === 100)).toBe(true);
+  expect(pauses.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(1_000);
+});
+
 it('does not run a statement again inside a transaction, where the rest of the transaction would be lost', async () => {
   const { ours } = twoConnections();
   ours.exec('begin');
@@ -63,7 +77,7 @@ it('does not run a statement again inside a transaction, where the rest of the t
   ours.exec('rollback');
 });
 
-it('passes any other failure on at once', async () => {
+it('passes any other failure on at once, as it came', async () => {
   const { ours } = twoConnections();
   let tries = 0;
   const refusal = await busyWait(ours, 5_000)(() => {
@@ -71,6 +85,8 @@ it('passes any other failure on at once', async () => {
     ours.exec('insert into nowhere values (1)');
   }).catch((error: unknown) => error);
   expect([tries, (refusal as { code?: string }).code]).toEqual([1, 'SQLITE_ERROR']);
+  const failure = new Error('not a database error');
+  expect(await busyWait(ours, 5_000)(() => Promise.reject(failure)).catch((error: unknown) => error)).toBe(failure);
 });
 
 /** The app's Kysely database, and another connection to its file holding the write lock. */

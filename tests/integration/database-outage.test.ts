@@ -35,7 +35,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     const app = await buildApp(config, { db, logger: { ...log.logger, level } });
     cleanups.push(() => app.close());
     await app.ready();
-    return { app, relay, log, database };
+    return { app, relay, log, database, db };
   }
 
   it('answers 503 with Retry-After while it cannot be reached, logs the cause on one line, and serves again once it is back', async () => {
@@ -136,6 +136,31 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     const profile = await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access });
     expect([profile.status, profile.body]).toEqual([503, UNAVAILABLE]);
     expect(log.entries().at(-1)!.database).toBe(`cannot connect to PostgreSQL at 127.0.0.1:${relay.port}: it did not answer in time`);
+  });
+
+  it('answers 503 once no connection of its pool has come free in its time, and serves again when one does', async () => {
+    const { app, relay, log, db } = await appThroughRelay();
+    const ada = await registerAndLogin(app);
+    // Ten transactions (the pool's size) hold every connection, as ten slow requests would.
+    let holding = 0;
+    let letGo: () => void = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    cleanups.push(async () => letGo()); // before the database is closed, should the test fail
+    const transactions = Array.from({ length: 10 }, () =>
+      db.transaction().execute(async (tx) => {
+        await sql`select 1`.execute(tx);
+        holding++;
+        await held;
+      }),
+    );
+    await expect.poll(() => holding).toBe(10);
+
+    const profile = await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access });
+    expect([profile.status, profile.body, profile.headers['retry-after']]).toEqual([503, UNAVAILABLE, '5']);
+    expect(log.entries().at(-1)!.database).toBe(`no connection to PostgreSQL at 127.0.0.1:${relay.port} came free in time: every connection of the pool is busy`);
+    letGo();
+    await Promise.all(transactions);
+    expect((await call(app, 'GET', '/api/v1/auth/profile', { token: ada.access })).status).toBe(200);
   });
 
   it('answers 503 once a server that falls silent on the open connections has had its time, and serves again once it answers', async () => {

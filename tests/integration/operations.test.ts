@@ -27,9 +27,16 @@ it('says at start when the clock reads earlier than the latest event the databas
   const now = Date.now();
   expect(await clockBehindDatabase(t.db, now)).toBeUndefined();
   expect(await clockBehindDatabase(t.db, now - 60_000), 'a replica a minute behind another').toBeUndefined();
+  // The clock is set back to between the earliest event, made a year old, and the latest.
+  const [earliest] = await t.db.selectFrom('audit_events').select('id').orderBy('at').limit(1).execute();
+  await t.db.updateTable('audit_events').set({ at: now - 365 * 86_400_000 }).where('id', '=', earliest!.id).execute();
   const [latest] = await t.db.selectFrom('audit_events').select('at').orderBy('at', 'desc').limit(1).execute();
-  const warning = await clockBehindDatabase(t.db, Number(latest!.at) - 3 * 3_600_000);
-  expect(warning).toMatch(/^the clock reads \d{4}-\d\d-\d\d \d\d:\d\d UTC, before the latest event the database recorded \(\d{4}-[^)]+ UTC\): set the system clock \(NTP\)/);
+  const latestAt = Number(latest!.at);
+  expect(await clockBehindDatabase(t.db, latestAt - 5 * 60_000), 'five minutes behind, the most a replica may be').toBeUndefined();
+  const minute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  expect(await clockBehindDatabase(t.db, latestAt - 3 * 3_600_000)).toBe(
+    `the clock reads ${minute(latestAt - 3 * 3_600_000)}, before the latest event the database recorded (${minute(latestAt)}): set the system clock (NTP), or times written now will read as older than they are`,
+  );
 });
 
 it('backs up a live SQLite database with every account in it (PostgreSQL is pointed to pg_dump)', async () => {
@@ -87,17 +94,28 @@ it('serves Prometheus metrics only when METRICS=true, counting routes and sign-i
   await t.close();
   t = await startTestApp({ METRICS: 'true' });
   const user = await registerAndLogin(t.app);
-  await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'Wrong-pass1' } });
+  const signIn = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
+  for (let i = 0; i < 2; i++) await signIn(user.email, 'Wrong-pass1');
+  expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email } })).status).toBe(400);
   await call(t.app, 'POST', '/api/v1/auth/refresh', { token: user.refresh, body: {} });
+  // Past the account's limit of failures, a sign-in is throttled, not failed.
+  const other = await registerAndLogin(t.app);
+  for (let i = 0; i < 5; i++) expect((await signIn(other.email, 'Wrong-pass1')).status).toBe(401);
+  expect((await signIn(other.email, 'Wrong-pass1')).status).toBe(429);
   // With two-step sign-in on, the answer asking for the code is not a failed sign-in.
   await turnOnTwoStep(t, user);
-  expect((await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } })).body.field).toBe('code');
-  const text = (await t.app.inject({ url: '/metrics' })).body;
-  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="200"} 1');
-  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="401"} 2');
-  expect(text).toContain('home_guard_logins_total{result="success"} 1');
-  expect(text).toContain('home_guard_logins_total{result="failure"} 1');
+  expect((await signIn(user.email, user.password)).body.field).toBe('code');
+  const scrape = await t.app.inject({ url: '/metrics' });
+  expect([scrape.headers['content-type'], scrape.headers['cache-control']]).toEqual(['text/plain; version=0.0.4', 'no-store']);
+  const text = scrape.body;
+  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="200"} 2');
+  expect(text).toContain('http_requests_total{method="POST",route="/api/v1/auth/login",status="401"} 8');
+  expect(text).toContain('home_guard_logins_total{result="success"} 2');
+  expect(text).toContain('home_guard_logins_total{result="failure"} 8');
+  expect(text).toContain('home_guard_logins_total{result="throttled"} 1');
   expect(text).toContain('home_guard_logins_total{result="code_asked"} 1');
   expect(text).toContain('home_guard_refreshes_total{result="success"} 1');
-  expect(text).toMatch(/http_request_duration_seconds_bucket\{method="POST",route="\/api\/v1\/auth\/login",le="\+Inf"\} 3/);
+  // Durations in seconds: every sign-in took well under 5.
+  expect(text).toContain('http_request_duration_seconds_bucket{method="POST",route="/api/v1/auth/login",le="5"} 12');
+  expect(text).toContain('http_request_duration_seconds_count{method="POST",route="/api/v1/auth/login"} 12');
 });
