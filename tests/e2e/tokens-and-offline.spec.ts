@@ -102,14 +102,21 @@ test.describe(`with ${TOKEN_SECONDS}-second access tokens`, () => {
     await expect(page.getByRole('heading', { name: `Welcome, ${person.name}` })).toBeVisible();
   });
 
-  test('a refresh the server cannot answer now (503) keeps the account, and the call gets the server\'s own words', async ({ page, context }) => {
+  test('a refresh the server cannot answer now (a proxy\'s 429, a 503) keeps the account, and the call gets the server\'s own words', async ({ page, context }) => {
     await signedInToHome(page, 'busy');
 
-    // What the server says while it shuts down (Fastify's return503OnClosing), met by the refresh.
-    await context.route('**/api/v1/auth/refresh', (route) => route.fulfill({ status: 503, json: { error: 'Service Unavailable' } }));
+    // A reverse proxy's rate limit, then what the server says while it shuts down (Fastify's
+    // return503OnClosing), met by the refresh.
+    const refusals = [
+      { status: 429, json: { error: 'Too many requests' }, headers: { 'retry-after': '30' } },
+      { status: 503, json: { error: 'Service Unavailable' } },
+    ];
+    await context.route('**/api/v1/auth/refresh', (route) => route.fulfill(refusals.shift()));
     await tokenExpired(page);
-    const answer = await page.evaluate(() => fetch('/api/v1/auth/profile').then(async (r) => ({ status: r.status, body: await r.json() }), (error: Error) => error.message));
-    expect(answer).toEqual({ status: 503, body: { error: 'Service Unavailable' } });
+    const profile = () =>
+      page.evaluate(() => fetch('/api/v1/auth/profile').then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }), (error: Error) => error.message));
+    expect(await profile()).toEqual({ status: 429, retryAfter: '30', body: { error: 'Too many requests' } });
+    expect(await profile()).toEqual({ status: 503, retryAfter: null, body: { error: 'Service Unavailable' } });
     expect(await savedAccounts(page)).toBe(1);
 
     await context.unroute('**/api/v1/auth/refresh');
