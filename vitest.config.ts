@@ -37,6 +37,18 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['contract/**/*.test.ts', 'server/**/*.test.ts'] } },
       {
+        // A server busy or failing, for the broker's tests: /answer-with/503/… is answered 503.
+        plugins: [
+          {
+            name: 'answer-with-status',
+            configureServer(server) {
+              server.middlewares.use('/answer-with/', (request, response) => {
+                response.statusCode = Number(request.url?.split('/')[1]);
+                response.end();
+              });
+            },
+          },
+        ],
         // Pre-bundled up front: discovering them mid-run makes Vite reload the test page.
         optimizeDeps: {
           include: ['idb', 'comlink', 'valtio', 'zod', 'react', 'react-dom/client', '@tanstack/react-router', '@mantine/core', '@mantine/hooks', '@conform-to/react', '@conform-to/zod/v4', 'workbox-window'],

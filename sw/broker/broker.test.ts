@@ -1,7 +1,8 @@
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_HEADER } from '../../contract/broker';
-import { SELECTED_KEY, VAULT_NAME, type Vault } from '../vault/vault';
+import { sha256Hex } from '../vault/crypto';
+import { DEVICE_ID_KEY, readSetting, SELECTED_KEY, Vault, VAULT_NAME } from '../vault/vault';
 import { Broker, isBrokeredRequest } from './broker';
 import { deviceWithAccounts, savedAccount, TEST_DEVICE_TRAITS } from './device-with-accounts';
 
@@ -82,6 +83,13 @@ describe('signing out', () => {
     await vi.waitFor(async () => expect(await vault.queuedLogouts()).toEqual([]));
   });
 
+  it('sent again after the first had finished, finds nothing to do and does not fail', async () => {
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a'), savedAccount('b')], 'a');
+    await broker.signOut('a');
+    await broker.signOut('a');
+    expect(await savedIds(vault)).toEqual(['b']);
+  });
+
   it('sent again after the first was cut short once the selection was cleared, still forgets the account', async () => {
     const { broker, vault } = await deviceWithAccounts([savedAccount('a')], 'a');
     await broker.select(null); // all the first call did before its worker was stopped
@@ -98,5 +106,44 @@ describe('the vault\'s database', () => {
     await deleteDB(VAULT_NAME, { blocked: () => (blocked = true) });
     expect(blocked).toBe(false);
     expect(await broker.init(TEST_DEVICE_TRAITS)).toEqual({ accounts: [], selectedId: null });
+  });
+});
+
+describe('choosing and updating accounts', () => {
+  it('refuses to choose an account this device does not hold, and the choice stays as it was', async () => {
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a')], 'a');
+    await expect(broker.select('nobody')).rejects.toThrow('No such account on this device');
+    expect(await vault.getSetting(SELECTED_KEY)).toBe('a');
+  });
+
+  it('tells listeners in its own context of a change', async () => {
+    const { broker } = await deviceWithAccounts([savedAccount('a'), savedAccount('b')], 'a');
+    const heard: unknown[] = [];
+    broker.listeners.add((event) => heard.push(event));
+    await broker.select('b');
+    expect(heard).toEqual([{ type: 'changed', snapshot: await broker.snapshot() }]);
+  });
+
+  // A profile loaded in one tab while the account was signed out in another.
+  it('leaves an account gone from the device gone, without failing, when its profile comes in', async () => {
+    const { broker, vault } = await deviceWithAccounts([savedAccount('a')], 'a');
+    await broker.signOut('a');
+    await broker.updateAccount('a', { label: 'Ada', email: 'ada@example.com', profilePicture: null });
+    expect(await vault.all()).toEqual([]);
+  });
+});
+
+describe('a device new to the site', () => {
+  // A worker woken by a call before any page opened the vault has no traits to make the device id from.
+  it('opens no vault until a page gives the traits, and then keeps their hash as the device id', async () => {
+    await deleteDB(VAULT_NAME);
+    const broker = new Broker(location.origin);
+    opened.push(broker);
+    await expect(broker.snapshot()).rejects.toThrow('No database connection');
+    expect(await broker.init(TEST_DEVICE_TRAITS)).toEqual({ accounts: [], selectedId: null });
+    const db = await Vault.openDatabase();
+    const deviceId = await readSetting(db, DEVICE_ID_KEY);
+    db.close();
+    expect(deviceId).toBe(await sha256Hex(JSON.stringify(TEST_DEVICE_TRAITS)));
   });
 });

@@ -18,6 +18,13 @@ describe('needsRefresh', () => {
     expect(needsRefresh(token({ iat: now, exp: now + 2 }), (now + 1) * 1000)).toBe(false);
     expect(needsRefresh(token({ iat: now, exp: now + 2 }), (now + 1.7) * 1000)).toBe(true);
   });
+
+  it('refreshes from the moment the skew begins; without an iat (or with one that is no number) the skew is the full 10 seconds', () => {
+    expect(needsRefresh(token({ iat: now, exp: now + 900 }), (now + 890) * 1000)).toBe(true);
+    expect(needsRefresh(token({ exp: now + 900 }), (now + 889) * 1000)).toBe(false);
+    expect(needsRefresh(token({ exp: now + 900 }), (now + 890) * 1000)).toBe(true);
+    expect(needsRefresh(token({ iat: 'yesterday', exp: now + 900 }), (now + 890) * 1000)).toBe(true);
+  });
 });
 
 describe('ServerClock', () => {
@@ -46,5 +53,13 @@ describe('ServerClock', () => {
     expect(clock.learnFrom(fresh(now), now * 1000 - 4_000)).toBe(false);
     expect(clock.learnFrom('not-a-jwt', now * 1000 + 600_000)).toBe(false);
     expect(clock.offsetMs).toBe(0);
+    expect(clock.learnFrom(fresh(now), now * 1000 - 5_000), 'five seconds: still within the tolerance').toBe(false);
+    expect(clock.offsetMs).toBe(0);
+  });
+
+  it('learns nothing from a token without an iat, and keeps what it knew', () => {
+    const clock = new ServerClock(60_000);
+    expect(clock.learnFrom(token({ exp: now + 900 }), now * 1000)).toBe(false);
+    expect(clock.offsetMs).toBe(60_000);
   });
 });

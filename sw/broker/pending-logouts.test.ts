@@ -52,6 +52,18 @@ describe('a logout that gets no answer', () => {
     await reachable().end(vault, 'refresh-token-a');
     expect(await queuedTokens(vault)).toEqual([]);
   });
+
+  it('is queued when the server is busy or failing (429, 5xx), and sent with the queue once it answers otherwise', async () => {
+    const vault = await openVault();
+    const answering = (status: number) => new PendingLogouts(`${location.origin}/answer-with/${status}`);
+    for (const status of [429, 500, 503]) await answering(status).end(vault, `refresh-token-${status}`);
+    expect(await queuedTokens(vault)).toEqual(['refresh-token-429', 'refresh-token-500', 'refresh-token-503']);
+    // A 401: the session has ended already, which is what the logout was for.
+    const ended = answering(401);
+    await ended.end(vault, 'refresh-token-401');
+    await ended.flush(vault);
+    expect(await queuedTokens(vault)).toEqual([]);
+  });
 });
 
 describe('the queue', () => {

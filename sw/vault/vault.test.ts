@@ -1,6 +1,6 @@
 import { deleteDB, openDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deriveVaultKey, open, PBKDF2_ITERATIONS, seal } from './crypto';
+import { deriveVaultKey, open, PBKDF2_ITERATIONS, seal, sha256Hex } from './crypto';
 import { Vault, VAULT_NAME, VAULT_VERSION, type VaultAccount } from './vault';
 
 const account = (id: string, label = 'Ada Lovelace'): VaultAccount => ({
@@ -41,6 +41,13 @@ describe('token encryption', () => {
     expect(await open(key, first)).toBe('secret token');
   });
 
+  it('derives a key that cannot be exported, and the device id as the SHA-256 hex of the traits', async () => {
+    const key = await deriveVaultKey('device-a');
+    expect(key.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
   it('refuses a wrong key and tampered bytes', async () => {
     const sealed = await seal(await deriveVaultKey('device-a'), 'secret token');
     await expect(open(await deriveVaultKey('device-b'), sealed)).rejects.toThrow();
@@ -75,6 +82,12 @@ describe('the vault (IndexedDB guard-local v3, store accounts)', () => {
     expect(all.map((a) => a.accountId)).toEqual(['mine']);
     expect(warn).toHaveBeenCalledOnce();
     expect(String(warn.mock.calls[0]![0])).toContain('foreign@example.com');
+  });
+
+  it('lists the accounts by their names, for the account picker', async () => {
+    const vault = await openVault('device-a');
+    for (const [id, label] of [['u1', 'Grace Hopper'], ['u2', 'Ada Lovelace'], ['u3', 'Barbara Liskov']]) await vault.put(account(id!, label));
+    expect((await vault.all()).map((saved) => saved.label)).toEqual(['Ada Lovelace', 'Barbara Liskov', 'Grace Hopper']);
   });
 
   it('deletes accounts and keeps settings', async () => {
