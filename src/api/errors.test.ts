@@ -40,6 +40,8 @@ describe('error messages (spec §8)', () => {
   it('describes any thrown value', () => {
     expect(errorMessage(new ApiError(409, '{"error":"taken"}'))).toBe('Taken');
     expect(errorMessage(new Error('failed to fetch'))).toBe('Failed to fetch');
+    // Only a TypeError is the browser's "no answer": the same words from elsewhere are shown as they are.
+    expect(errorMessage(new Error('Load failed'))).toBe('Load failed');
     expect(errorMessage('???')).toBe('Unexpected error happened');
   });
 });

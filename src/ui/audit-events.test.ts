@@ -12,6 +12,14 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('sign-in-refused', 'wrong-code')).toBe('Sign-in refused: wrong two-step code');
   expect(line('password-changed', 'reset-by-link')).toBe('Password reset with a mailed link');
   expect(line('password-reset-requested')).toBe('Password reset link mailed');
+  expect(line('two-step-on')).toBe('Two-step sign-in turned on');
+  expect(line('two-step-off')).toBe('Two-step sign-in turned off');
+  expect(line('recovery-codes-renewed')).toBe('New recovery codes made');
+  expect(line('account-created', 'registered')).toBe('Registered');
+  expect(line('account-created', 'administrator')).toBe('Account created, as an administrator');
+  expect(line('account-created')).toBe('Account created');
+  expect(line('account-disabled')).toBe('Account disabled');
+  expect(line('account-enabled')).toBe('Account enabled');
   expect(line('account-changed', 'email, is_admin')).toBe('Details changed: email, role');
   expect(line('account-changed', 'full_name, made-admin')).toBe('Details changed: name, made an administrator');
   expect(line('account-changed', 'admin-removed')).toBe('Details changed: no longer an administrator');
@@ -20,13 +28,18 @@ it('words each kind of audit event, with what its detail says', () => {
   expect(line('user-session-revoked')).toBe('A device signed out');
   expect(line('user-session-revoked', 'other-devices:1')).toBe('1 other device signed out');
   expect(line('user-session-revoked', 'other-devices:3')).toBe('3 other devices signed out');
+  expect(line('user-session-revoked', 'other-devices:12')).toBe('12 other devices signed out');
   expect(line('user-session-revoked', 'everywhere:2')).toBe('Signed out of every device and service');
+  expect(line('user-session-revoked', 'everywhere:12')).toBe('Signed out of every device and service');
   // The service by its name now; by its name then when it is gone.
   expect(line('service-signed-in', null, 'Grafana')).toBe('Signed in to Grafana');
   expect(line('service-changed', 'Old Name', 'New Name')).toBe('Service changed: New Name');
   expect(line('service-changed', 'Grafana\nredirect_uris, two-step-not-required', 'Grafana')).toBe('Service changed: Grafana (redirect URIs, two-step sign-in no longer required)');
   expect(line('service-changed', 'Old Name\nname, made-public')).toBe('Service changed: Old Name (name, made a public client)');
+  expect(line('service-created', 'Gitea')).toBe('Service added: Gitea');
+  expect(line('service-turned-on', 'Gitea')).toBe('Service turned on: Gitea');
   expect(line('service-turned-off', 'Gitea')).toBe('Service turned off: Gitea');
+  expect(line('service-credentials-regenerated', 'Gitea')).toBe('New credentials: Gitea');
   expect(line('service-deleted', 'Gitea')).toBe('Service deleted: Gitea');
   expect(line('service-session-revoked', null, 'Immich')).toBe('Signed out of Immich');
   expect(line('service-session-revoked', 'approval-only', 'Immich')).toBe('Approval withdrawn from Immich');
