@@ -41,7 +41,7 @@ describe('token encryption', () => {
     expect(await open(key, first)).toBe('secret token');
   });
 
-  it('derives a key that cannot be exported, and the device id as the SHA-256 hex of the traits', async () => {
+  it('derives a key that cannot be exported, and writes SHA-256 digests (the device id) as 64 hex digits', async () => {
     const key = await deriveVaultKey('device-a');
     expect(key.extractable).toBe(false);
     await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
