@@ -11,6 +11,18 @@ describe('normaliseAvatar', () => {
     expect([metadata.format, metadata.width, metadata.height, metadata.exif]).toEqual(['webp', AVATAR_SIZE, AVATAR_SIZE, undefined]);
   });
 
+  it('keeps the first frame of an animated picture, as a still one', async () => {
+    const frames = await Promise.all(['red', 'blue', 'green'].map((background) => sharp({ create: { width: 64, height: 64, channels: 3, background } }).png().toBuffer()));
+    const animated = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    expect((await sharp(animated).metadata()).pages).toBe(3);
+    const { bytes } = await normaliseAvatar(animated);
+    const metadata = await sharp(bytes).metadata();
+    expect([metadata.pages ?? 1, metadata.width, metadata.height]).toEqual([1, AVATAR_SIZE, AVATAR_SIZE]);
+    const { dominant } = await sharp(bytes).stats();
+    expect(dominant.r).toBeGreaterThan(200);
+    expect(dominant.b).toBeLessThan(50);
+  });
+
   it('decodes one picture at a time, so uploads at once leave the thread pool to sign-ins', async () => {
     const pictures = await Promise.all([pngOf(2000, 1500), pngOf(1500, 2000), pngOf(1800, 1800)]);
     let most = 0;
