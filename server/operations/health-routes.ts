@@ -8,12 +8,12 @@ const MIGRATION_COUNT = Object.keys(migrations).length;
 /**
  * /healthz: the process answers. /readyz: the database answers and every migration this
  * version knows is applied, so a load balancer sends traffic only to replicas that can serve it.
+ * No cache keeps either answer: like every API answer, they carry no-store (security-headers.ts).
  */
 export const healthRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
-  app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok' }));
+  app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
     if (services.lifecycle.draining) return reply.code(503).send({ status: 'shutting down' });
     try {
       const { rows } = await sql<{ applied: number | string }>`select count(*) as applied from kysely_migration`.execute(services.db);

@@ -64,5 +64,5 @@ export function installMetrics(app: FastifyInstance): void {
     const outcome = OUTCOMES[route];
     if (outcome) metrics.count(outcome.metric, outcome.help, { result: resultOf(reply.statusCode, request.answeredExpectedRefusal === true) });
   });
-  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').header('Cache-Control', 'no-store').send(metrics.render()));
+  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(metrics.render()));
 }

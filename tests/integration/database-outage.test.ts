@@ -55,7 +55,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('PostgreSQL going away under a
     expect([refresh.status, refresh.body]).toEqual([503, UNAVAILABLE]);
     const grant = await app.inject({ method: 'POST', url: '/api/v1/oauth/token', payload: 'grant_type=refresh_token&refresh_token=x&client_id=gitea', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect([grant.statusCode, grant.json(), grant.headers['retry-after']]).toEqual([503, { error: 'temporarily_unavailable', error_description: UNAVAILABLE.error }, '5']);
-    expect((await call(app, 'GET', '/readyz')).status).toBe(503);
+    const readiness = await call(app, 'GET', '/readyz');
+    expect([readiness.status, readiness.body]).toEqual([503, { status: 'database unreachable' }]);
 
     const outages = log.entries().filter((entry) => entry.msg === 'the database could not answer; the request was refused with 503');
     expect(outages).toHaveLength(5);

@@ -13,13 +13,15 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-it('answers /healthz, and /readyz only while the database is reachable and migrated', async () => {
-  expect((await call(t.app, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
-  expect((await call(t.app, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
+it('answers /healthz, and /readyz only while the database is reachable and migrated, each answer for now only', async () => {
+  for (const [url, body] of [['/healthz', { status: 'ok' }], ['/readyz', { status: 'ready' }]] as const) {
+    const answer = await call(t.app, 'GET', url);
+    expect([answer.status, answer.body, answer.headers['cache-control']], url).toEqual([200, body, 'no-store']);
+  }
   await sql`delete from kysely_migration where name = '2026-11-22T0200-oidc'`.execute(t.db);
   const migrating = await call(t.app, 'GET', '/readyz');
   expect(migrating.status).toBe(503);
-  expect(migrating.body).toEqual({ status: 'migrating' });
+  expect([migrating.body, migrating.headers['cache-control']]).toEqual([{ status: 'migrating' }, 'no-store']);
 });
 
 it('says at start when the clock reads earlier than the latest event the database recorded', async () => {
