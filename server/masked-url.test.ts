@@ -6,7 +6,10 @@ describe('maskedUrl', () => {
     ['postgres://hg:S3cret@db:5432/hg', 'postgres://hg:***@db:5432/hg'],
     ['postgres://hg:my@S3cret@db/hg', 'postgres://hg:***@db/hg'],
     ['postgres://hg:S3cret#x@db/hg', 'postgres://hg:***@db/hg'],
+    ['postgres://hg:my S3cret\t@db/hg', 'postgres://hg:***@db/hg'],
     ['hg:S3cret@db:5432/hg', 'hg:***@db:5432/hg'],
+    // No scheme in front: a URL further on is not taken for one.
+    ['hg:S3cret@db/hg?application_name=https://id.example.com', 'hg:***@db/hg?application_name=https://id.example.com'],
     // pg reads these from the query too.
     ['postgres://hg@db/hg?password=S3cret', 'postgres://hg@db/hg?password=***'],
     ['postgres://hg@db/hg?sslmode=verify-full&sslpassword=S3cret&application_name=x', 'postgres://hg@db/hg?sslmode=verify-full&sslpassword=***&application_name=x'],
@@ -17,7 +20,7 @@ describe('maskedUrl', () => {
     expect(maskedUrl(value)).toBe(shown);
   });
 
-  it.each(['postgres://hg@db:5432/hg', 'postgres://hg@/hg?host=/run/postgresql', 'smtp://mail:25', 'https://id.example.com', 'not a url'])('leaves %s as it is: no password in it', (value) => {
+  it.each(['postgres://hg@db:5432/hg', 'postgres://hg@/hg?host=/run/postgresql', 'smtp://mail:25', 'https://id.example.com', 'not a url', 'postgres://hg@db/hg?application_name=ops:team@home'])('leaves %s as it is: no password in it', (value) => {
     expect(maskedUrl(value)).toBe(value);
   });
 });

@@ -34,10 +34,11 @@ it('keeps the data directory and the database files to their owner', async () =>
 
 it('narrows the files of an older install that anyone could read', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hg-old-'));
-  writeFileSync(path.join(dataDir, 'home-guard.db'), '', { mode: 0o644 });
+  const files = ['home-guard.db', 'home-guard.db-wal', 'home-guard.db-shm'];
+  for (const file of files) writeFileSync(path.join(dataDir, file), '', { mode: 0o644 });
   const { db } = openDatabase({ databaseUrl: undefined, dataDir });
   try {
-    expect(statSync(path.join(dataDir, 'home-guard.db')).mode & 0o777).toBe(0o600);
+    expect(files.map((file) => statSync(path.join(dataDir, file)).mode & 0o777)).toEqual([0o600, 0o600, 0o600]);
   } finally {
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });

@@ -15,7 +15,8 @@ describe('timeOrderedUuid', () => {
     const ids = Array.from({ length: 5000 }, () => timeOrderedUuid(1_000_000));
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
-    // Past 4,096 in a millisecond, the next one's time goes on.
+    // Past 4,096 in a millisecond (all 12 bits), the next one's time goes on.
+    expect(ids[4095]!.slice(0, 18)).toBe(`${(1_000_000).toString(16).padStart(12, '0').replace(/^(.{8})/, '$1-')}-7fff`);
     expect(Number.parseInt(ids.at(-1)!.replaceAll('-', '').slice(0, 12), 16)).toBe(1_000_001);
     expect(timeOrderedUuid(1_000_000) > ids.at(-1)!).toBe(true);
   });
@@ -23,6 +24,7 @@ describe('timeOrderedUuid', () => {
   it('goes on in order over a small step back of the clock, and starts again at a big one', () => {
     const before = timeOrderedUuid(5_000_000);
     expect(timeOrderedUuid(4_999_500) > before).toBe(true);
+    expect(timeOrderedUuid(5_000_000 - 1000) > before, 'a step of exactly a second').toBe(true);
     expect(Number.parseInt(timeOrderedUuid(4_000_000).replaceAll('-', '').slice(0, 12), 16)).toBe(4_000_000);
   });
 });

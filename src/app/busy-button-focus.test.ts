@@ -38,6 +38,29 @@ describe('keepFocusOnBusyButtons', () => {
     expect(document.activeElement).toBe(field);
   });
 
+  it('gives it back without scrolling: the answer may have been scrolled into sight meanwhile', async () => {
+    const { button } = page();
+    document.body.append(Object.assign(document.createElement('div'), { style: 'height: 5000px' }));
+    button.disabled = true;
+    await settle();
+    window.scrollTo(0, 3000);
+    const scrolled = window.scrollY;
+    button.disabled = false;
+    await settle();
+    expect([document.activeElement, window.scrollY]).toEqual([button, scrolled]);
+    expect(scrolled).toBeGreaterThan(0);
+  });
+
+  it('does nothing more once stopped', async () => {
+    const { button } = page();
+    stop!();
+    button.disabled = true;
+    await settle();
+    button.disabled = false;
+    await settle();
+    expect(document.activeElement).toBe(document.body);
+  });
+
   it('does not take the focus later for a button that left the page or stayed disabled', async () => {
     const { button, field } = page();
     button.disabled = true;

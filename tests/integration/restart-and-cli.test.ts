@@ -133,6 +133,12 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     const nobody = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'nobody@example.com'], serverEnv());
     expect(await nobody.exited).toBe(2);
     expect(nobody.stderr()).toMatch(/account not found/);
+    const again = runTs('server/cli/admin.ts', ['turn-off-two-step', '--email', 'boss@example.com'], serverEnv());
+    expect([await again.exited, again.stdout()]).toEqual([0, 'two-step sign-in of boss@example.com was already off\n']);
+    // The audit log has what the command line did (once each), by no account and from no address.
+    const audit = await httpJson(`${server.url}/api/v1/admin/audit-log?size=100&user_id=${profile.body.id}`, { token: second.body.access });
+    const fromTheCommandLine = (audit.body.items as Array<Record<string, unknown>>).filter((event) => event.actor_id === null && event.ip_address === null);
+    expect(fromTheCommandLine.map((event) => [event.kind, event.detail])).toEqual([['two-step-off', null], ['password-changed', 'set-by-administrator'], ['account-created', 'administrator']]);
 
     const rotate = runTs('server/cli/admin.ts', ['rotate-keys'], serverEnv());
     expect(await rotate.exited, rotate.stderr()).toBe(0);
