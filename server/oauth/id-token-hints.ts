@@ -1,4 +1,5 @@
 import { errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { ID_TOKEN_ALGS } from '../../contract/services';
 import type { SigningKeys } from '../keys/signing-keys';
 
 /** Reads id_token_hint values: ID tokens we issued, possibly expired, naming a user and a session. */
@@ -18,7 +19,7 @@ export class IdTokenHints {
           if (!key) throw new joseErrors.JWKSNoMatchingKey();
           return key;
         },
-        { issuer: this.issuer, algorithms: ['RS256', 'ES256'], clockTolerance: Number.MAX_SAFE_INTEGER, ...(clientId ? { audience: clientId } : {}) },
+        { issuer: this.issuer, algorithms: [...ID_TOKEN_ALGS], clockTolerance: Number.MAX_SAFE_INTEGER, ...(clientId ? { audience: clientId } : {}) },
       );
       if (typeof payload.sub !== 'string') return null;
       const aud = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];

@@ -143,15 +143,39 @@ describe('a real relying party (openid-client)', () => {
     expect(signedOut.body).toEqual({ redirect_to: CALLBACK, subject: tokens.claims()!.sub });
   });
 
+  it('advertises every claim its ID tokens and userinfo carry', async () => {
+    const config = await f.relyingParty(await f.createService({ scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'] }));
+    const { tokens } = await f.signInToService(config, { scope: 'openid email profile groups offline_access' });
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    const given = new Set([tokens.claims()!, refreshed.claims()!, await client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub)].flatMap((claims) => Object.keys(claims)));
+    expect(given).toContain('groups');
+    expect([...given].filter((claim) => !config.serverMetadata().claims_supported!.includes(claim))).toEqual([]);
+  });
+
   it('publishes a discovery document whose every endpoint answers', async () => {
     const discovery = (await oidcJson(f.issuer, 'GET', '/.well-known/openid-configuration')).body;
+    // What relying parties read to decide how to talk to us, written out here: a change is a decision.
     expect(discovery).toMatchObject({
       issuer: f.issuer,
+      scopes_supported: ['openid', 'email', 'profile', 'offline_access', 'groups'],
       response_types_supported: ['code'],
-      code_challenge_methods_supported: ['S256'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
       subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      code_challenge_methods_supported: ['S256'],
+      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'jti', 'auth_time', 'amr', 'nonce', 'at_hash', 'azp', 'sid', 'email', 'email_verified', 'name', 'preferred_username', 'picture', 'groups'],
+      claims_parameter_supported: false,
       request_parameter_supported: false,
+      request_uri_parameter_supported: false,
+      require_request_uri_registration: false,
+      prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
       authorization_response_iss_parameter_supported: true,
+      frontchannel_logout_supported: false,
+      backchannel_logout_supported: false,
     });
     for (const key of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'jwks_uri', 'revocation_endpoint', 'introspection_endpoint', 'end_session_endpoint']) {
       const response = await fetch(discovery[key], { method: key.startsWith('token') || key.startsWith('revocation') || key.startsWith('introspection') ? 'POST' : 'GET' });

@@ -1,6 +1,7 @@
 import { OAuthError } from '../oauth-error';
 
-const PROMPTS = ['none', 'login', 'consent', 'select_account'];
+/** The prompt values an authorization request may carry (published in the discovery document). */
+export const PROMPTS = ['none', 'login', 'consent', 'select_account'];
 
 /** prompt values (space separated); none cannot be combined with another. */
 export function checkPrompt(prompt: string | undefined): string[] {
