@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-it('answers /healthz, and /readyz only while the database is reachable and migrated, each answer for now only', async () => {
+it('answers /healthz, and /readyz only while the database is reachable and migrated; no cache keeps either answer', async () => {
   for (const [url, body] of [['/healthz', { status: 'ok' }], ['/readyz', { status: 'ready' }]] as const) {
     const answer = await call(t.app, 'GET', url);
     expect([answer.status, answer.body, answer.headers['cache-control']], url).toEqual([200, body, 'no-store']);
