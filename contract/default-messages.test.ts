@@ -16,11 +16,17 @@ describe('default messages', () => {
     expect(messages(body, { ...valid, name: 'Adaline', tags: ['a', 'b', 'c'], age: 200 })).toEqual(['name: must be at most 5 characters', 'tags: must have at most 2 items', 'age: must be at most 130']);
     expect(messages(body, { ...valid, age: -1 })).toEqual(['age: must be at least 0']);
     expect(messages(z.object({ name: z.string().min(1) }), { name: '' })).toEqual(['name: is required']);
+    const one = z.object({ initial: z.string().max(1), pick: z.array(z.string()).max(1), pair: z.array(z.string()).min(2) });
+    expect(messages(one, { initial: 'AB', pick: ['a', 'b'], pair: ['a'] })).toEqual(['initial: must be at most 1 character', 'pick: must have at most 1 item', 'pair: must have at least 2 items']);
+    expect(messages(z.object({ code: z.string().min(2).max(2) }), { code: 'A' })).toEqual(['code: must be at least 2 characters']);
   });
 
   it('name unknown fields, a few and shortened', () => {
     expect(messages(body, { ...valid, x: 1 })).toEqual([': Unknown field "x": this request does not take it']);
     expect(messages(body, { ...valid, ['k'.repeat(50)]: 1 })).toEqual([`: Unknown field "${'k'.repeat(40)}…": this request does not take it`]);
+    expect(messages(body, { ...valid, ['k'.repeat(40)]: 1 })).toEqual([`: Unknown field "${'k'.repeat(40)}": this request does not take it`]);
+    expect(messages(body, { ...valid, a: 1, b: 2, c: 3 })).toEqual([': Unknown fields "a", "b", "c": this request does not take them']);
+    expect(messages(body, { ...valid, a: 1, b: 2, c: 3, d: 4, e: 5 })).toEqual([': Unknown fields "a", "b", "c" and 2 more: this request does not take them']);
   });
 
   it('say an object is wanted where there is none (the error helper names the body, at the top of one)', () => {

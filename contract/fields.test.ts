@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emailField, newPasswordField, phoneField, requiredMultilineText, requiredText, typedEmailField } from './fields';
+import { z } from 'zod';
+import { emailField, newPasswordField, phoneField, requiredMultilineText, requiredText, typedEmailField, withRepeatedPassword } from './fields';
 
 const messages = (schema: ReturnType<typeof requiredText>, value: string) => schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
 const C0_AND_DEL = [...Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)), '\u007f'];
@@ -77,5 +78,21 @@ describe('phone numbers', () => {
   it('null, as the profile shows a missing one, or blank, is none', () => {
     for (const value of [null, undefined, '', '   ']) expect(phoneField.parse(value)).toBeUndefined();
     expect(phoneField.parse(' +1 555 0100 ')).toBe('+1 555 0100');
+  });
+});
+
+describe('a password typed twice', () => {
+  const form = withRepeatedPassword(z.object({ password: z.string() }), 'Repeat password');
+  const said = (value: unknown) => form.safeParse(value).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
+
+  it('says the second does not match the first, under the second', () => {
+    expect(said({ password: 'Valid-pass1', repeat_password: 'Valid-pass2' })).toEqual(['repeat_password: Password does not match']);
+    expect(said({ password: 'Valid-pass1', repeat_password: 'Valid-pass1' })).toEqual([]);
+  });
+
+  it('says only what is missing while either is missing: no mismatch yet', () => {
+    expect(said({ password: 'Valid-pass1', repeat_password: '' })).toEqual(['repeat_password: Repeat password is required']);
+    expect(said({ password: 'Valid-pass1' })).toEqual(['repeat_password: Repeat password is required']);
+    expect(said({ repeat_password: 'Valid-pass1' })).toEqual([expect.stringMatching(/^password: /)]);
   });
 });

@@ -43,7 +43,7 @@ function textWithout(unsafe: RegExp, refused: string, label: string, max: number
     .trim()
     .min(1, { error: required, abort: true })
     // A name of zero-width spaces alone would greet "Welcome, " and list a blank in every table.
-    .refine((value) => value.replace(SHOWS_NOTHING, '').trim() !== '', required)
+    .refine((value) => value.replace(SHOWS_NOTHING, '') !== '', required)
     .max(max, `${label} must be at most ${max} characters long`);
 }
 
